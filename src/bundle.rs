@@ -1,0 +1,211 @@
+//! Bundle encoding: one asset's records (its own and its competitors') as one Parquet
+//! file, a row per record with its exact raw bytes and its text fields. The encoding is
+//! deterministic (fixed row order, fixed writer properties, no timestamps), so equal
+//! content gives equal bytes and so an equal content address. Pure; no I/O.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use datafusion::arrow::array::{
+    Array, ArrayRef, BinaryArray, BinaryBuilder, ListArray, ListBuilder, RecordBatch, StringArray, StringBuilder,
+    StructArray, StructBuilder,
+};
+use datafusion::arrow::datatypes::{DataType, Field, Fields, Schema, SchemaRef};
+use datafusion::parquet::arrow::ArrowWriter;
+use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use datafusion::parquet::basic::{Compression, ZstdLevel};
+use datafusion::parquet::file::properties::{EnabledStatistics, WriterProperties};
+
+use crate::model::Record;
+use crate::resolve::Role;
+
+#[derive(Debug, thiserror::Error)]
+pub enum BundleError {
+    #[error("encoding bundle of asset {asset}")]
+    Encode {
+        asset: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    #[error("decoding bundle {what}")]
+    Decode {
+        what: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+}
+
+/// Columns of a bundle row, in order. `fields` is a list of (locator, kind, text).
+pub const COLUMNS: [&str; 14] = [
+    "asset_id",
+    "role",
+    "source_id",
+    "family",
+    "record_key",
+    "url",
+    "retrieved_at",
+    "cutoff_date",
+    "title",
+    "media_type",
+    "content_sha256",
+    "raw_bytes",
+    "raw",
+    "fields",
+];
+
+fn field_struct() -> Fields {
+    Fields::from(vec![
+        Field::new("locator", DataType::Utf8, false),
+        Field::new("kind", DataType::Utf8, false),
+        Field::new("text", DataType::Utf8, false),
+    ])
+}
+
+pub fn schema() -> SchemaRef {
+    let s = |name: &str, nullable| Field::new(name, DataType::Utf8, nullable);
+    Arc::new(Schema::new(vec![
+        s("asset_id", false),
+        s("role", false),
+        s("source_id", false),
+        s("family", false),
+        s("record_key", false),
+        s("url", false),
+        s("retrieved_at", true),
+        s("cutoff_date", true),
+        s("title", true),
+        s("media_type", false),
+        s("content_sha256", false),
+        Field::new("raw_bytes", DataType::UInt64, false),
+        Field::new("raw", DataType::Binary, false),
+        Field::new(
+            "fields",
+            DataType::List(Arc::new(Field::new("item", DataType::Struct(field_struct()), true))),
+            false,
+        ),
+    ]))
+}
+
+fn writer_props() -> WriterProperties {
+    WriterProperties::builder()
+        .set_created_by("dossier bundle v1".to_string())
+        .set_compression(Compression::ZSTD(ZstdLevel::try_new(3).expect("level 3 is valid")))
+        .set_statistics_enabled(EnabledStatistics::Chunk)
+        .set_max_row_group_row_count(Some(4096))
+        .build()
+}
+
+/// Encodes one asset's members. Rows are ordered subject first, then by family, key
+/// and content hash, whatever order `members` came in.
+pub fn encode(asset_id: &str, members: &[(Role, &Record)]) -> Result<Vec<u8>, BundleError> {
+    let mut rows: Vec<&(Role, &Record)> = members.iter().collect();
+    rows.sort_by(|(ra, a), (rb, b)| {
+        (ra, a.family, &a.record_key, &a.content_sha256).cmp(&(rb, b.family, &b.record_key, &b.content_sha256))
+    });
+    let enc_err = |e: Box<dyn std::error::Error + Send + Sync>| BundleError::Encode {
+        asset: asset_id.to_string(),
+        source: e,
+    };
+    let batch = to_batch(asset_id, &rows).map_err(|e| enc_err(Box::new(e)))?;
+    let mut out = Vec::new();
+    let mut writer = ArrowWriter::try_new(&mut out, schema(), Some(writer_props())).map_err(|e| enc_err(Box::new(e)))?;
+    writer.write(&batch).map_err(|e| enc_err(Box::new(e)))?;
+    writer.close().map_err(|e| enc_err(Box::new(e)))?;
+    Ok(out)
+}
+
+fn to_batch(asset_id: &str, rows: &[&(Role, &Record)]) -> Result<RecordBatch, datafusion::arrow::error::ArrowError> {
+    let col = |f: &dyn Fn(&Record, Role) -> Option<String>| -> ArrayRef {
+        Arc::new(rows.iter().map(|(role, r)| f(r, *role)).collect::<StringArray>())
+    };
+    let mut raw = BinaryBuilder::new();
+    let mut fields = ListBuilder::new(StructBuilder::from_fields(field_struct(), 0));
+    for (_, r) in rows {
+        raw.append_value(&r.raw);
+        let sb = fields.values();
+        for tf in &r.fields {
+            sb.field_builder::<StringBuilder>(0).expect("locator").append_value(&tf.locator);
+            sb.field_builder::<StringBuilder>(1).expect("kind").append_value(tf.kind);
+            sb.field_builder::<StringBuilder>(2).expect("text").append_value(&tf.text);
+            sb.append(true);
+        }
+        fields.append(true);
+    }
+    let fields = fields.finish();
+    let item = Arc::new(Field::new("item", DataType::Struct(field_struct()), true));
+    let (_, offsets, values, nulls) = fields.into_parts();
+    let fields = ListArray::new(item, offsets, values, nulls);
+    RecordBatch::try_new(
+        schema(),
+        vec![
+            col(&|_, _| Some(asset_id.to_string())),
+            col(&|_, role| Some(role.as_str().to_string())),
+            col(&|r, _| Some(r.source_id())),
+            col(&|r, _| Some(r.family.as_str().to_string())),
+            col(&|r, _| Some(r.record_key.clone())),
+            col(&|r, _| Some(r.url.clone())),
+            col(&|r, _| r.retrieved_at.clone()),
+            col(&|r, _| r.cutoff_date.clone()),
+            col(&|r, _| r.title.clone()),
+            col(&|r, _| Some(r.media_type.to_string())),
+            col(&|r, _| Some(r.content_sha256.clone())),
+            Arc::new(datafusion::arrow::array::UInt64Array::from_iter_values(
+                rows.iter().map(|(_, r)| r.raw.len() as u64),
+            )),
+            Arc::new(raw.finish()),
+            Arc::new(fields),
+        ],
+    )
+}
+
+/// Decodes a bundle's batches (already hash-verified by the lake).
+pub fn decode(bytes: Bytes, what: &str) -> Result<Vec<RecordBatch>, BundleError> {
+    let dec_err = |e: Box<dyn std::error::Error + Send + Sync>| BundleError::Decode {
+        what: what.to_string(),
+        source: e,
+    };
+    let reader = ParquetRecordBatchReaderBuilder::try_new(bytes)
+        .map_err(|e| dec_err(Box::new(e)))?
+        .build()
+        .map_err(|e| dec_err(Box::new(e)))?;
+    reader
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| dec_err(Box::new(e)))
+}
+
+/// Flattens bundle batches into the `text_fields` shape:
+/// (asset_id, source_id, family, locator, kind, text).
+pub fn text_field_rows(batches: &[RecordBatch]) -> Result<RecordBatch, datafusion::arrow::error::ArrowError> {
+    let mut cols: [StringBuilder; 6] = Default::default();
+    for b in batches {
+        let s = |name: &str| b.column_by_name(name).and_then(|c| c.as_any().downcast_ref::<StringArray>().cloned());
+        let (Some(asset), Some(source), Some(family)) = (s("asset_id"), s("source_id"), s("family")) else {
+            continue;
+        };
+        let Some(list) = b.column_by_name("fields").and_then(|c| c.as_any().downcast_ref::<ListArray>().cloned()) else {
+            continue;
+        };
+        for row in 0..b.num_rows() {
+            let items = list.value(row);
+            let Some(st) = items.as_any().downcast_ref::<StructArray>() else { continue };
+            let part = |i: usize| st.column(i).as_any().downcast_ref::<StringArray>().cloned();
+            let (Some(loc), Some(kind), Some(text)) = (part(0), part(1), part(2)) else { continue };
+            for j in 0..st.len() {
+                cols[0].append_value(asset.value(row));
+                cols[1].append_value(source.value(row));
+                cols[2].append_value(family.value(row));
+                cols[3].append_value(loc.value(j));
+                cols[4].append_value(kind.value(j));
+                cols[5].append_value(text.value(j));
+            }
+        }
+    }
+    let names = ["asset_id", "source_id", "family", "locator", "kind", "text"];
+    let schema = Arc::new(Schema::new(names.iter().map(|n| Field::new(*n, DataType::Utf8, false)).collect::<Vec<_>>()));
+    let arrays: Vec<ArrayRef> = cols.iter_mut().map(|b| Arc::new(b.finish()) as ArrayRef).collect();
+    RecordBatch::try_new(schema, arrays)
+}
+
+/// The raw bytes of each row, for tests and the verify step.
+pub fn raw_column(batch: &RecordBatch) -> Option<&BinaryArray> {
+    batch.column_by_name("raw")?.as_any().downcast_ref::<BinaryArray>()
+}

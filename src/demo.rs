@@ -1,0 +1,42 @@
+//! `dossier demo`: the whole pipeline as built so far, on the bundled fictional
+//! fixtures, offline, into a fresh lake. Only removes a lake it created itself
+//! (marked by a `.dossier-demo` file).
+
+use std::path::{Path, PathBuf};
+
+use crate::Error;
+use crate::lake::Lake;
+use crate::portfolio::Portfolio;
+use crate::snapshot::{self, SnapshotOutcome};
+
+pub const MARKER: &str = ".dossier-demo";
+
+/// The fixtures shipped in the repository.
+pub fn default_fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
+
+/// Prepares a fresh local lake directory, refusing to touch one the demo did not make.
+pub fn fresh_lake(dir: &Path) -> Result<(), Error> {
+    if dir.exists() {
+        let empty = std::fs::read_dir(dir).map(|mut d| d.next().is_none()).unwrap_or(false);
+        if !empty && !dir.join(MARKER).exists() {
+            return Err(Error::Invalid(format!(
+                "{} exists and was not made by the demo; pass another --lake",
+                dir.display()
+            )));
+        }
+        std::fs::remove_dir_all(dir).map_err(|e| Error::Invalid(format!("clearing {}: {e}", dir.display())))?;
+    }
+    std::fs::create_dir_all(dir).map_err(|e| Error::Invalid(format!("creating {}: {e}", dir.display())))?;
+    std::fs::write(dir.join(MARKER), b"made by dossier demo\n")
+        .map_err(|e| Error::Invalid(format!("writing {}: {e}", dir.display())))?;
+    Ok(())
+}
+
+pub async fn run(fixtures: &Path, lake_dir: &Path) -> Result<SnapshotOutcome, Error> {
+    fresh_lake(lake_dir)?;
+    let portfolio = Portfolio::load(&fixtures.join("portfolio.toml"))?;
+    let lake = Lake::open(&lake_dir.to_string_lossy())?;
+    snapshot::snapshot_import(&lake, &portfolio, &fixtures.join("import")).await
+}

@@ -1,0 +1,35 @@
+//! The crate-level error: the kinds callers branch on, with module errors inside.
+
+use crate::bundle::BundleError;
+use crate::import::ImportError;
+use crate::lake::LakeError;
+use crate::portfolio::PortfolioError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Portfolio(#[from] PortfolioError),
+    #[error(transparent)]
+    Import(#[from] ImportError),
+    #[error(transparent)]
+    Lake(#[from] LakeError),
+    #[error(transparent)]
+    Bundle(#[from] BundleError),
+    #[error("building a table")]
+    Arrow(#[from] datafusion::arrow::error::ArrowError),
+    #[error("encoding Parquet")]
+    Parquet(#[from] datafusion::parquet::errors::ParquetError),
+    #[error("query failed")]
+    Sql(#[from] datafusion::error::DataFusionError),
+    #[error("{0}")]
+    Invalid(String),
+    #[error("internal error (a bug): {0}")]
+    Internal(String),
+}
+
+impl Error {
+    /// Whether the error is a corrupt object (tampered or truncated).
+    pub fn is_corrupt(&self) -> bool {
+        matches!(self, Error::Lake(LakeError::Corrupt { .. }))
+    }
+}

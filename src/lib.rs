@@ -1,0 +1,30 @@
+//! dossier: drug-asset profiles an analyst can trust cell by cell.
+//!
+//! Layer 1 (`import`, `resolve`, `bundle`, `manifest`, `snapshot`) freezes source
+//! records into content-addressed Parquet bundles in a `lake`; the `sql` module reads
+//! the lake's tables with DataFusion. See README.md, "Architecture".
+
+pub mod bundle;
+pub mod demo;
+pub mod error;
+pub mod import;
+pub mod lake;
+pub mod manifest;
+pub mod model;
+pub mod portfolio;
+pub mod resolve;
+pub mod snapshot;
+pub mod sql;
+pub mod tables;
+pub mod text;
+
+pub use error::Error;
+
+/// Runs CPU-heavy work (parsing, hashing, Parquet encoding) on the blocking pool.
+pub async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, Error> + Send + 'static,
+) -> Result<T, Error> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| Error::Internal(format!("blocking task failed: {e}")))?
+}

@@ -1,0 +1,174 @@
+//! The `dossier` command line: parses arguments into a plan and calls one stage.
+//! Exit codes: 0 ok, 1 the data said no, 2 an error.
+
+use std::io::{IsTerminal, Read};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use clap::{Parser, Subcommand};
+
+use dossier::lake::Lake;
+use dossier::model::Family;
+use dossier::portfolio::Portfolio;
+use dossier::snapshot::SnapshotOutcome;
+use dossier::sql::{self, Format};
+use dossier::{demo, snapshot};
+
+#[derive(Parser)]
+#[command(name = "dossier", version, about = "Drug-asset profiles an analyst can trust cell by cell")]
+struct Cli {
+    /// The lake: a directory, file://, memory://, s3://, gs:// or az:// URL.
+    #[arg(long, global = true, env = "DOSSIER_LAKE", default_value = "./lake")]
+    lake: String,
+    /// No summary on stderr.
+    #[arg(long, short, global = true)]
+    quiet: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Layer 1: freeze source records into bundles and a snapshot manifest; prints the id.
+    Snapshot {
+        #[arg(long)]
+        portfolio: PathBuf,
+        /// Import raw files laid out as DIR/<family>/...
+        #[arg(long, conflicts_with = "live", required_unless_present = "live")]
+        import: Option<PathBuf>,
+        /// Fetch from the public APIs (not built yet).
+        #[arg(long)]
+        live: bool,
+    },
+    /// SQL over the lake's tables; reads the query from stdin when none is given.
+    Sql {
+        query: Option<String>,
+        #[arg(long, value_enum, default_value = "table")]
+        format: Format,
+        /// Which snapshot's bundles back `records` and `text_fields`: an id or `latest`.
+        #[arg(long, default_value = "latest")]
+        snapshot: String,
+    },
+    /// The pipeline on the bundled fixtures, offline, into a fresh lake.
+    Demo {
+        #[arg(long, default_value_os_t = demo::default_fixtures())]
+        fixtures: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let filter = if cli.quiet { "error" } else { "warn" };
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("DOSSIER_LOG").unwrap_or_else(|_| filter.into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let rt = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: starting the runtime: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match rt.block_on(run(cli)) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Snapshot { portfolio, import, live } => {
+            if live {
+                bail!("--live fetching is not built yet; use --import DIR");
+            }
+            let dir = import.context("--import DIR is required")?;
+            let portfolio = Portfolio::load(&portfolio)?;
+            let lake = Lake::open(&cli.lake)?;
+            let out = snapshot::snapshot_import(&lake, &portfolio, &dir).await?;
+            if !cli.quiet {
+                eprint!("{}", summary(&out));
+            }
+            println!("{}", out.id);
+        }
+        Command::Sql { query, format, snapshot } => {
+            let query = match query {
+                Some(q) => q,
+                None => {
+                    if std::io::stdin().is_terminal() {
+                        bail!("give a query, e.g. dossier sql \"SELECT * FROM catalog LIMIT 5\" (the interactive prompt is not built yet)");
+                    }
+                    let mut q = String::new();
+                    std::io::stdin().read_to_string(&mut q)?;
+                    q
+                }
+            };
+            let lake = Lake::open(&cli.lake)?;
+            let ctx = sql::context(&lake, &snapshot, sql::needs_bundles(&query)).await?;
+            let batches = sql::run(&ctx, &query).await?;
+            print!("{}", sql::render(&batches, format)?);
+            if format == Format::Table {
+                println!();
+            }
+        }
+        Command::Demo { fixtures } => {
+            let lake_dir = if cli.lake == "./lake" { PathBuf::from("./demo-lake") } else { PathBuf::from(&cli.lake) };
+            let out = demo::run(&fixtures, &lake_dir).await?;
+            eprint!("{}", summary(&out));
+            println!("{}", out.id);
+            let l = lake_dir.display();
+            eprintln!("\nWhat to look at next:");
+            eprintln!("  dossier --lake {l} sql \"SELECT asset_id, family, status, detail FROM asset_families ORDER BY asset_id, family\"");
+            eprintln!("  dossier --lake {l} sql \"SELECT family, record_key, cutoff_date, url FROM catalog ORDER BY family\"");
+            eprintln!("  dossier --lake {l} sql \"SELECT asset_id, role, family, record_key FROM records ORDER BY asset_id, role\"");
+            eprintln!("  dossier --lake {l} sql \"SELECT source_id, locator, text FROM text_fields WHERE text LIKE '%hazard ratio%'\"");
+            eprintln!("  cat {l}/snapshots/{}.json", out.id);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The stderr summary of a snapshot: records per family, statuses, throughput.
+fn summary(out: &SnapshotOutcome) -> String {
+    use std::collections::BTreeMap;
+    use std::fmt::Write;
+    let m = &out.manifest;
+    let mut s = String::new();
+    let mb = out.raw_bytes as f64 / 1e6;
+    let _ = writeln!(
+        s,
+        "snapshot {}: {} files, {:.1} MB raw, {} records, {} assets; import+bundle {:.2}s ({:.1} MB/s), total {:.2}s",
+        &out.id.as_str()[..12],
+        out.files,
+        mb,
+        out.records,
+        m.assets.len(),
+        out.import_secs,
+        mb / out.import_secs.max(1e-9),
+        out.total_secs
+    );
+    let mut per_family: BTreeMap<Family, usize> = BTreeMap::new();
+    for src in &m.sources {
+        *per_family.entry(src.family).or_default() += 1;
+    }
+    let fams: Vec<String> = per_family.iter().map(|(f, n)| format!("{f} {n}")).collect();
+    let _ = writeln!(s, "  records by family: {}", fams.join(", "));
+    let mut statuses: BTreeMap<&str, usize> = BTreeMap::new();
+    for a in m.assets.values() {
+        for o in a.families.values() {
+            *statuses.entry(o.status.as_str()).or_default() += 1;
+        }
+    }
+    let st: Vec<String> = statuses.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    let _ = writeln!(s, "  asset x family statuses: {}", st.join(", "));
+    for u in &m.unplaced {
+        let _ = writeln!(s, "  unplaced {}: {}", u.file, u.reason);
+    }
+    s
+}
