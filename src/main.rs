@@ -127,7 +127,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             eprintln!("  dossier --lake {l} sql \"SELECT asset_id, family, status, detail FROM asset_families ORDER BY asset_id, family\"");
             eprintln!("  dossier --lake {l} sql \"SELECT family, record_key, cutoff_date, url FROM catalog ORDER BY family\"");
             eprintln!("  dossier --lake {l} sql \"SELECT asset_id, role, family, record_key FROM records ORDER BY asset_id, role\"");
-            eprintln!("  dossier --lake {l} sql \"SELECT source_id, locator, text FROM text_fields WHERE text LIKE '%hazard ratio%'\"");
+            eprintln!("  dossier --lake {l} sql \"SELECT source_id, locator, text FROM text_fields WHERE text LIKE '%major molecular response%'\"");
             eprintln!("  cat {l}/snapshots/{}.json", out.id);
         }
     }
