@@ -94,8 +94,30 @@ fn writer_props() -> WriterProperties {
         .build()
 }
 
+/// Locator prefixes a competitor row keeps: identity, indication and approval fields,
+/// enough for the competitors section. The full record is in the snapshot's `sources`
+/// object; copying every competitor label whole into every bundle of its class would
+/// make bundles grow with the square of the portfolio.
+const COMPETITOR_KEEP: [&str; 9] = [
+    "/set_id",
+    "/effective_time",
+    "/openfda/",
+    "/indications_and_usage/",
+    "/application_number",
+    "/sponsor_name",
+    "/products/",
+    "/submissions/",
+    "/boxed_warning/",
+];
+
+fn kept(role: Role, tf: &crate::model::TextField) -> bool {
+    role != Role::Competitor || COMPETITOR_KEEP.iter().any(|p| tf.locator.starts_with(p) || tf.locator == p.trim_end_matches('/'))
+}
+
 /// Encodes one asset's members. Rows are ordered subject first, then by family, key
-/// and content hash, whatever order `members` came in.
+/// and content hash, whatever order `members` came in. Competitor rows carry their
+/// identity and indication fields and no raw bytes (`raw` empty, `raw_bytes` still the
+/// record's full length); subject and source rows carry everything.
 pub fn encode(asset_id: &str, members: &[(Role, &Record)]) -> Result<Vec<u8>, BundleError> {
     let mut rows: Vec<&(Role, &Record)> = members.iter().collect();
     rows.sort_by(|(ra, a), (rb, b)| {
@@ -119,10 +141,10 @@ fn to_batch(asset_id: &str, rows: &[&(Role, &Record)]) -> Result<RecordBatch, da
     };
     let mut raw = BinaryBuilder::new();
     let mut fields = ListBuilder::new(StructBuilder::from_fields(field_struct(), 0));
-    for (_, r) in rows {
-        raw.append_value(&r.raw);
+    for (role, r) in rows {
+        raw.append_value(if *role == Role::Competitor { &[][..] } else { &r.raw[..] });
         let sb = fields.values();
-        for tf in &r.fields {
+        for tf in r.fields.iter().filter(|tf| kept(*role, tf)) {
             sb.field_builder::<StringBuilder>(0).expect("locator").append_value(&tf.locator);
             sb.field_builder::<StringBuilder>(1).expect("kind").append_value(tf.kind);
             sb.field_builder::<StringBuilder>(2).expect("text").append_value(&tf.text);
@@ -208,4 +230,57 @@ pub fn text_field_rows(batches: &[RecordBatch]) -> Result<RecordBatch, datafusio
 /// The raw bytes of each row, for tests and the verify step.
 pub fn raw_column(batch: &RecordBatch) -> Option<&BinaryArray> {
     batch.column_by_name("raw")?.as_any().downcast_ref::<BinaryArray>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Facets, Family, TextField, sha256_hex};
+    use proptest::prelude::*;
+
+    fn record(key: &str, text: &str) -> Record {
+        let raw = format!("{{\"k\":\"{key}\",\"t\":{text:?}}}").into_bytes();
+        Record {
+            family: Family::Ctgov,
+            record_key: key.to_string(),
+            url: format!("https://clinicaltrials.gov/study/{key}"),
+            retrieved_at: None,
+            cutoff_date: Some("2024-01-03".into()),
+            title: None,
+            media_type: "application/json",
+            origin: "test.json".into(),
+            content_sha256: sha256_hex(&raw),
+            raw,
+            fields: vec![TextField { locator: "/t".into(), kind: "string", text: text.to_string() }],
+            facets: Facets::default(),
+        }
+    }
+
+    proptest! {
+        /// The bytes of a bundle do not depend on the order its members arrive in.
+        #[test]
+        fn encoding_is_order_independent(texts in proptest::collection::vec("[ -~≥×]{0,40}", 1..8), seed in any::<u64>()) {
+            let records: Vec<Record> = texts.iter().enumerate().map(|(i, t)| record(&format!("NCT{:08}", i), t)).collect();
+            let members: Vec<(Role, &Record)> = records.iter().enumerate()
+                .map(|(i, r)| (if i % 3 == 0 { Role::Competitor } else { Role::Subject }, r)).collect();
+            let mut shuffled = members.clone();
+            let n = shuffled.len();
+            for i in 0..n {
+                shuffled.swap(i, (seed as usize).wrapping_add(i * 7) % n);
+            }
+            prop_assert_eq!(encode("a", &members).unwrap(), encode("a", &shuffled).unwrap());
+        }
+    }
+
+    #[test]
+    fn round_trip_keeps_raw_bytes_and_fields() {
+        let r = record("NCT00000001", "HR 0.45 ≥ 18");
+        let bytes = encode("a", &[(Role::Subject, &r)]).unwrap();
+        let batches = decode(Bytes::from(bytes), "test").unwrap();
+        assert_eq!(raw_column(&batches[0]).unwrap().value(0), r.raw.as_slice());
+        let tf = text_field_rows(&batches).unwrap();
+        let text = tf.column(5).as_any().downcast_ref::<StringArray>().unwrap();
+        assert_eq!(text.value(0), "HR 0.45 ≥ 18");
+        assert!(decode(Bytes::from_static(b"not parquet"), "junk").is_err());
+    }
 }

@@ -21,6 +21,9 @@ pub struct SnapshotManifest {
     pub mode: String,
     pub portfolio: Portfolio,
     pub assets: BTreeMap<String, AssetEntry>,
+    /// One object holding every record of the snapshot in full (role `source`), so no
+    /// record's bytes are lost when it belongs to no asset or only rides as a competitor.
+    pub sources_bundle: Hash256,
     /// The catalog: every source record of the snapshot, sorted by source id.
     pub sources: Vec<CatalogEntry>,
     /// Files that parsed but could not become citable records, with the reason.

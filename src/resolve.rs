@@ -4,7 +4,9 @@
 //! is a `competitor` when it shares a pharmacologic class with the asset's own labels
 //! or its label's indications mention the asset's indication. Pure; no I/O.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use rayon::prelude::*;
 
 use serde::{Deserialize, Serialize};
 
@@ -16,6 +18,8 @@ use crate::portfolio::Asset;
 pub enum Role {
     Subject,
     Competitor,
+    /// A row of the snapshot-wide `sources` object, which holds every record in full.
+    Source,
 }
 
 impl Role {
@@ -23,6 +27,7 @@ impl Role {
         match self {
             Role::Subject => "subject",
             Role::Competitor => "competitor",
+            Role::Source => "source",
         }
     }
 }
@@ -54,6 +59,7 @@ fn words(s: &str) -> String {
 }
 
 /// Whether any of `haystacks` contains any of `needles` as whole words.
+#[cfg(test)]
 fn mentions(haystacks: &[String], needles: &[String]) -> bool {
     let needles: Vec<String> = needles.iter().map(|n| words(n)).filter(|n| n.trim().len() >= 3).collect();
     haystacks.iter().any(|h| {
@@ -62,66 +68,127 @@ fn mentions(haystacks: &[String], needles: &[String]) -> bool {
     })
 }
 
-fn is_subject(asset: &Asset, r: &Record, trial_ids: &BTreeSet<String>) -> bool {
+/// Normalized text of every record plus a first-token index, built once per snapshot
+/// so each asset's lookups touch only candidate records (linear, not assets x records).
+struct Index {
+    drugs: Vec<Vec<String>>,
+    text: Vec<String>,
+    title: Vec<String>,
+    by_drug: HashMap<String, Vec<usize>>,
+    by_text: HashMap<String, Vec<usize>>,
+    by_title: HashMap<String, Vec<usize>>,
+}
+
+fn tokens(normalized: &str) -> impl Iterator<Item = &str> {
+    normalized.split(' ').filter(|t| !t.is_empty())
+}
+
+impl Index {
+    fn new(records: &[Record]) -> Index {
+        let drugs: Vec<Vec<String>> = records.iter().map(|r| r.facets.drug_names.iter().map(|d| words(d)).collect()).collect();
+        let text: Vec<String> = records.iter().map(|r| words(&r.facets.indication_text)).collect();
+        let title: Vec<String> = records.iter().map(|r| words(r.title.as_deref().unwrap_or(""))).collect();
+        let post = |items: Vec<(usize, &str)>| {
+            let mut m: HashMap<String, Vec<usize>> = HashMap::new();
+            for (i, t) in items {
+                let v = m.entry(t.to_string()).or_default();
+                if v.last() != Some(&i) {
+                    v.push(i);
+                }
+            }
+            m
+        };
+        let by_drug = post(drugs.iter().enumerate().flat_map(|(i, ds)| ds.iter().flat_map(move |d| tokens(d).map(move |t| (i, t)))).collect());
+        let by_text = post(text.iter().enumerate().flat_map(|(i, d)| tokens(d).map(move |t| (i, t))).collect());
+        let by_title = post(title.iter().enumerate().flat_map(|(i, d)| tokens(d).map(move |t| (i, t))).collect());
+        Index { drugs, text, title, by_drug, by_text, by_title }
+    }
+
+    /// Records whose field (`drug`, `text` or `title`) mentions any needle as whole words.
+    fn hits(&self, field: &str, needles: &[String]) -> BTreeSet<usize> {
+        let (posting, hay): (&HashMap<String, Vec<usize>>, &dyn Fn(usize, &str) -> bool) = match field {
+            "drug" => (&self.by_drug, &|i, n| self.drugs[i].iter().any(|d| d.contains(n))),
+            "text" => (&self.by_text, &|i, n| self.text[i].contains(n)),
+            _ => (&self.by_title, &|i, n| self.title[i].contains(n)),
+        };
+        let mut out = BTreeSet::new();
+        for n in needles.iter().map(|n| words(n)).filter(|n| n.trim().len() >= 3) {
+            let Some(first) = tokens(&n).next() else { continue };
+            for &i in posting.get(first).map(Vec::as_slice).unwrap_or(&[]) {
+                if hay(i, &n) {
+                    out.insert(i);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Per-asset lookups, computed once from the index.
+struct Hits {
+    drug: BTreeSet<usize>,
+    text: BTreeSet<usize>,
+    title: BTreeSet<usize>,
+    indication: BTreeSet<usize>,
+}
+
+fn is_subject(asset: &Asset, i: usize, r: &Record, trial_ids: &BTreeSet<String>, h: &Hits) -> bool {
     let f = &r.facets;
     if f.assets.iter().any(|a| a == asset.id.as_str()) {
         return true;
     }
     match r.family {
-        Family::Ctgov => {
-            f.nct_ids.iter().any(|n| trial_ids.contains(n)) || mentions(&f.drug_names, &asset.names)
-        }
-        Family::FdaLabel | Family::Drugsfda => mentions(&f.drug_names, &asset.names),
+        Family::Ctgov => f.nct_ids.iter().any(|n| trial_ids.contains(n)) || h.drug.contains(&i),
+        Family::FdaLabel | Family::Drugsfda => h.drug.contains(&i),
         Family::Sec => asset.sponsor_cik.is_some() && f.cik == asset.sponsor_cik,
-        Family::Pubmed => {
-            f.nct_ids.iter().any(|n| trial_ids.contains(n))
-                || mentions(&f.drug_names, &asset.names)
-                || mentions(std::slice::from_ref(&f.indication_text), &asset.names)
-        }
-        Family::Press => {
-            asset.press.contains(&r.url) || mentions(&r.title.iter().cloned().collect::<Vec<_>>(), &asset.names)
-        }
+        Family::Pubmed => f.nct_ids.iter().any(|n| trial_ids.contains(n)) || h.drug.contains(&i) || h.text.contains(&i),
+        Family::Press => asset.press.contains(&r.url) || h.title.contains(&i),
         Family::Epi => asset.epi.contains(&r.url),
-        Family::Icd10 => asset
-            .icd10_terms()
-            .iter()
-            .any(|t| words(t) == words(&r.record_key)),
+        Family::Icd10 => asset.icd10_terms().iter().any(|t| words(t) == words(&r.record_key)),
     }
 }
 
 /// Selects each asset's records. `records` must be in their canonical order.
 pub fn resolve(assets: &[Asset], records: &[Record]) -> Vec<Selection> {
-    assets.iter().map(|a| resolve_one(a, records)).collect()
+    let index = Index::new(records);
+    assets.par_iter().map(|a| resolve_one(a, records, &index)).collect()
 }
 
-fn resolve_one(asset: &Asset, records: &[Record]) -> Selection {
+fn resolve_one(asset: &Asset, records: &[Record], index: &Index) -> Selection {
+    let indication: Vec<String> = asset.indication.iter().cloned().collect();
+    let h = Hits {
+        drug: index.hits("drug", &asset.names),
+        text: index.hits("text", &asset.names),
+        title: index.hits("title", &asset.names),
+        indication: index.hits("text", &indication),
+    };
     // Trials named in the portfolio or found by drug name; PubMed links through both.
     let mut trial_ids: BTreeSet<String> = asset.trials.iter().cloned().collect();
-    for r in records.iter().filter(|r| r.family == Family::Ctgov) {
-        if mentions(&r.facets.drug_names, &asset.names) {
-            trial_ids.extend(r.facets.nct_ids.iter().cloned());
+    for &i in &h.drug {
+        if records[i].family == Family::Ctgov {
+            trial_ids.extend(records[i].facets.nct_ids.iter().cloned());
         }
     }
-    let subject: Vec<bool> = records.iter().map(|r| is_subject(asset, r, &trial_ids)).collect();
-    let own_classes: Vec<String> = records
+    let mut subject = BTreeSet::new();
+    // Only records that can match at all: hits, listed URLs, explicit assets, trials, CIK.
+    for (i, r) in records.iter().enumerate() {
+        if is_subject(asset, i, r, &trial_ids, &h) {
+            subject.insert(i);
+        }
+    }
+    let own_classes: BTreeSet<&String> = subject
         .iter()
-        .zip(&subject)
-        .filter(|(r, s)| **s && matches!(r.family, Family::FdaLabel | Family::Drugsfda))
-        .flat_map(|(r, _)| r.facets.pharm_classes.iter().cloned())
-        .collect::<BTreeSet<_>>()
-        .into_iter()
+        .filter(|i| matches!(records[**i].family, Family::FdaLabel | Family::Drugsfda))
+        .flat_map(|i| records[*i].facets.pharm_classes.iter())
         .collect();
-    let indication: Vec<String> = asset.indication.iter().cloned().collect();
     let mut members = Vec::new();
     for (i, r) in records.iter().enumerate() {
-        if subject[i] {
+        if subject.contains(&i) {
             members.push((Role::Subject, i));
-        } else if matches!(r.family, Family::FdaLabel | Family::Drugsfda) {
-            let shares_class = r.facets.pharm_classes.iter().any(|c| own_classes.contains(c));
-            let shares_indication = mentions(std::slice::from_ref(&r.facets.indication_text), &indication);
-            if shares_class || shares_indication {
-                members.push((Role::Competitor, i));
-            }
+        } else if matches!(r.family, Family::FdaLabel | Family::Drugsfda)
+            && (r.facets.pharm_classes.iter().any(|c| own_classes.contains(c)) || h.indication.contains(&i))
+        {
+            members.push((Role::Competitor, i));
         }
     }
     let families = Family::ALL

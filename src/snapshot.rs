@@ -69,14 +69,18 @@ pub fn build(portfolio: &Portfolio, imported: &Imported, mode: &str) -> Result<(
         );
         blobs.push(bytes);
     }
+    let all: Vec<_> = imported.records.iter().map(|r| (resolve::Role::Source, r)).collect();
+    let sources = bundle::encode("*", &all)?;
     let manifest = SnapshotManifest {
         format: FORMAT.to_string(),
         mode: mode.to_string(),
         portfolio: portfolio.clone(),
         assets,
+        sources_bundle: Hash256::of(&sources),
         sources: imported.records.iter().map(CatalogEntry::of).collect(),
         unplaced: imported.unplaced.clone(),
     };
+    blobs.push(sources);
     Ok((manifest, blobs))
 }
 

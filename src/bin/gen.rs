@@ -1,1 +1,175 @@
-fn main(){}
+//! `dossier-gen`: writes a synthetic import corpus and portfolio of N fictional assets,
+//! in the real schemas, for benchmarks. Deterministic: the same N gives the same bytes.
+//!
+//! Usage: dossier-gen --assets 500 --out DIR
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use clap::Parser;
+use serde_json::json;
+
+#[derive(Parser)]
+struct Args {
+    #[arg(long, default_value_t = 500)]
+    assets: usize,
+    #[arg(long)]
+    out: PathBuf,
+}
+
+const CLASSES: [&str; 5] = [
+    "Kinase Inhibitor [EPC]",
+    "Tumor Necrosis Factor Blocker [EPC]",
+    "GLP-1 Receptor Agonist [EPC]",
+    "Programmed Death Receptor-1 Blocking Antibody [EPC]",
+    "Interleukin-4 Receptor alpha Antagonist [EPC]",
+];
+const INDICATIONS: [&str; 5] = [
+    "chronic myeloid leukemia",
+    "rheumatoid arthritis",
+    "type 2 diabetes",
+    "non-small cell lung cancer",
+    "atopic dermatitis",
+];
+
+/// A cheap deterministic pseudo-random number for asset `i`, salt `s`.
+fn num(i: usize, s: usize) -> usize {
+    let mut x = (i as u64).wrapping_mul(6364136223846793005).wrapping_add((s as u64).wrapping_mul(1442695040888963407));
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51afd7ed558ccd);
+    (x >> 20) as usize
+}
+
+fn name(i: usize) -> String {
+    const A: [&str; 8] = ["zel", "quor", "vel", "tra", "mor", "lin", "dex", "ober"];
+    const B: [&str; 8] = ["ano", "ivi", "eta", "oxa", "umi", "ara", "ope", "ile"];
+    format!("{}{}{}", A[i % 8], B[(i / 8) % 8], ["rib", "mab", "tide", "stat"][i % 4]) + &format!("{i}")
+}
+
+fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    std::fs::create_dir_all(path.parent().context("no parent")?)?;
+    std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))
+}
+
+fn study(i: usize, nct: &str, drug: &str) -> serde_json::Value {
+    let measures: Vec<_> = (0..12)
+        .map(|k| {
+            json!({
+                "type": if k == 0 { "PRIMARY" } else { "SECONDARY" },
+                "title": format!("Endpoint {k} of {drug}: change from baseline at week {}", 12 + k * 4),
+                "description": "Least squares mean change from baseline, mixed model for repeated measures. ".repeat(3),
+                "populationDescription": "Full analysis set: all randomized participants who received at least one dose.",
+                "paramType": "LEAST_SQUARES_MEAN",
+                "unitOfMeasure": "units on a scale",
+                "timeFrame": format!("Baseline, Week {}", 12 + k * 4),
+                "groups": [{"id": "OG000", "title": drug}, {"id": "OG001", "title": "Placebo"}],
+                "classes": [{"categories": [{"measurements": [
+                    {"groupId": "OG000", "value": format!("{}.{}", num(i, k) % 60, num(i, k + 1) % 10)},
+                    {"groupId": "OG001", "value": format!("{}.{}", num(i, k + 2) % 30, num(i, k + 3) % 10)}
+                ]}]}]
+            })
+        })
+        .collect();
+    json!({
+        "protocolSection": {
+            "identificationModule": {"nctId": nct, "briefTitle": format!("A Phase 3 Study of {drug} in {}", INDICATIONS[i % 5])},
+            "statusModule": {"overallStatus": "COMPLETED", "lastUpdatePostDateStruct": {"date": format!("2025-{:02}-{:02}", 1 + i % 12, 1 + i % 28)}},
+            "sponsorCollaboratorsModule": {"leadSponsor": {"name": format!("Sponsor {} Inc", i / 3)}},
+            "conditionsModule": {"conditions": [INDICATIONS[i % 5]]},
+            "armsInterventionsModule": {"interventions": [{"type": "DRUG", "name": drug}, {"type": "DRUG", "name": "Placebo"}]},
+            "eligibilityModule": {"eligibilityCriteria": "Inclusion Criteria:\n\n* Age \\>= 18 years\n* HbA1c ≥ 7.0%\n".repeat(10)}
+        },
+        "resultsSection": {"outcomeMeasuresModule": {"outcomeMeasures": measures}},
+        "derivedSection": {"miscInfoModule": {"versionHolder": "2025-11-30"}},
+        "hasResults": i % 7 != 0
+    })
+}
+
+fn label(i: usize, drug: &str) -> serde_json::Value {
+    let para = format!(
+        "In a randomized trial, {drug} reduced the primary endpoint by {}.{}% versus placebo (hazard ratio 0.{}; 95% CI 0.{} to 0.{}). ",
+        num(i, 1) % 40,
+        num(i, 2) % 10,
+        40 + num(i, 3) % 50,
+        30 + num(i, 4) % 10,
+        80 + num(i, 5) % 15
+    );
+    json!({
+        "meta": {"last_updated": "2025-11-30", "results": {"skip": 0, "limit": 1, "total": 1}},
+        "results": [{
+            "set_id": format!("{:08x}-0000-4000-8000-{:012x}", num(i, 9) as u32, i),
+            "effective_time": format!("2025{:02}{:02}", 1 + i % 12, 1 + i % 28),
+            "indications_and_usage": [format!("1 INDICATIONS AND USAGE {} is indicated for adults with {}.", drug.to_uppercase(), INDICATIONS[i % 5])],
+            "clinical_studies": [para.repeat(150)],
+            "adverse_reactions": ["The most common adverse reactions (≥10%) were nausea, headache and fatigue. ".repeat(30)],
+            "openfda": {"brand_name": [format!("BRAND{i}")], "generic_name": [drug.to_uppercase()], "pharm_class_epc": [CLASSES[i % 5]]}
+        }]
+    })
+}
+
+fn pubmed(i: usize, nct: &str, drug: &str) -> String {
+    let mut s = String::from("<?xml version=\"1.0\" ?>\n<PubmedArticleSet>\n");
+    let _ = write!(
+        s,
+        "<PubmedArticle><MedlineCitation Status=\"MEDLINE\"><PMID Version=\"1\">{}</PMID><Article><Journal><JournalIssue><PubDate><Year>2025</Year><Month>Mar</Month></PubDate></JournalIssue></Journal>\
+<ArticleTitle>{drug} in {}: a randomized trial.</ArticleTitle><Abstract><AbstractText Label=\"RESULTS\">{}</AbstractText></Abstract>\
+<DataBankList><DataBank><DataBankName>ClinicalTrials.gov</DataBankName><AccessionNumberList><AccessionNumber>{nct}</AccessionNumber></AccessionNumberList></DataBank></DataBankList></Article>\
+<ChemicalList><Chemical><NameOfSubstance UI=\"C0\">{drug}</NameOfSubstance></Chemical></ChemicalList></MedlineCitation></PubmedArticle>\n</PubmedArticleSet>\n",
+        90_000_000 + i,
+        INDICATIONS[i % 5],
+        format!("The response rate was {}% with {drug} and {}% with placebo (P&lt;0.001). ", num(i, 7) % 80, num(i, 8) % 30).repeat(8)
+    );
+    s
+}
+
+fn companyfacts(c: usize) -> serde_json::Value {
+    let facts: Vec<_> = (0..40)
+        .map(|q| {
+            json!({"start": format!("{}-01-01", 2015 + q / 4), "end": format!("{}-12-31", 2015 + q / 4), "val": num(c, q) % 900_000_000,
+                   "accn": format!("{:010}-{:02}-{:06}", 9_000_000 + c, q % 100, q), "fy": 2015 + q / 4, "fp": "FY", "form": "10-K",
+                   "filed": format!("{}-02-{:02}", 2016 + q / 4, 1 + q % 28)})
+        })
+        .collect();
+    let concepts = ["Revenues", "ResearchAndDevelopmentExpense", "NetIncomeLoss", "CashAndCashEquivalentsAtCarryingValue"];
+    let mut gaap = serde_json::Map::new();
+    for k in concepts {
+        gaap.insert(k.into(), json!({"label": k, "description": "Synthetic concept.", "units": {"USD": facts}}));
+    }
+    json!({"cik": 9_000_000 + c, "entityName": format!("SPONSOR {c} INC"), "facts": {"us-gaap": gaap}})
+}
+
+fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let imp = args.out.join("import");
+    let mut portfolio = String::from("# Synthetic portfolio written by dossier-gen.\n");
+    for i in 0..args.assets {
+        let drug = name(i);
+        let nct = format!("NCT{:08}", 80_000_000 + i);
+        let _ = writeln!(
+            portfolio,
+            "\n[[asset]]\nid = \"{drug}\"\nnames = [\"{drug}\", \"BRAND{i}\"]\nsponsor = \"Sponsor {} Inc\"\nsponsor_cik = \"{:010}\"\nindication = \"{}\"\ntrials = [\"{nct}\"]\npress = [\"https://press.example/{drug}\"]",
+            i / 3,
+            9_000_000 + i / 3,
+            INDICATIONS[i % 5]
+        );
+        write(&imp.join(format!("ctgov/{nct}.json")), &serde_json::to_vec_pretty(&study(i, &nct, &drug))?)?;
+        write(&imp.join(format!("fda_label/{drug}.json")), &serde_json::to_vec_pretty(&label(i, &drug))?)?;
+        write(&imp.join(format!("pubmed/{drug}.xml")), pubmed(i, &nct, &drug).as_bytes())?;
+        let page = format!(
+            "<html><head><title>{drug} update</title></head><body><h1>{drug} update</h1>{}</body></html>",
+            format!("<p>{drug} met its primary endpoint with a {}% response rate.</p>", num(i, 11) % 90).repeat(20)
+        );
+        write(&imp.join(format!("press/{drug}.html")), page.as_bytes())?;
+        write(
+            &imp.join(format!("press/{drug}.html.source.toml")),
+            format!("url = \"https://press.example/{drug}\"\n").as_bytes(),
+        )?;
+        if i % 3 == 0 {
+            write(&imp.join(format!("sec/CIK{:010}.json", 9_000_000 + i / 3)), &serde_json::to_vec(&companyfacts(i / 3))?)?;
+        }
+    }
+    write(&args.out.join("portfolio.toml"), portfolio.as_bytes())?;
+    eprintln!("wrote {} assets under {}", args.assets, args.out.display());
+    Ok(())
+}
