@@ -1,8 +1,9 @@
 //! `dossier sql`: registers the lake's tables with DataFusion and renders results.
 //! Every directory under `tables/` is a Parquet table (hive-style partitions); the
 //! bundles of one snapshot (default `latest`) are read through the verifying lake and
-//! exposed as `records` (one row per source record, raw bytes included) and
-//! `text_fields` (one row per text leaf, what the quote gate searches).
+//! exposed as `records` (one row per asset and member record), `text_fields` (one row
+//! per text leaf, what the quote gate searches) and `sources` (every record of the
+//! snapshot once, in full, from its sources object).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -66,6 +67,16 @@ async fn register_bundles(ctx: &SessionContext, lake: &Lake, snapshot_ref: &str)
     ctx.register_table("records", Arc::new(MemTable::try_new(records_schema, vec![records])?))?;
     let fields = with_snapshot_column(&id.to_string(), &fields, &[])?;
     ctx.register_table("text_fields", Arc::new(MemTable::try_new(fields.schema(), vec![vec![fields]])?))?;
+    let bytes = lake.get_object(&manifest.sources_bundle).await?;
+    let what = format!("{} (sources)", crate::lake::Lake::object_key(&manifest.sources_bundle));
+    let sources = crate::blocking(move || Ok(bundle::decode(bytes, &what)?)).await?;
+    let sources: Vec<RecordBatch> = sources
+        .iter()
+        .map(|b| with_snapshot_column(&id.to_string(), b, &["fields", "asset_id", "role"]))
+        .collect::<Result<_, _>>()?;
+    if let Some(first) = sources.first() {
+        ctx.register_table("sources", Arc::new(MemTable::try_new(first.schema(), vec![sources])?))?;
+    }
     Ok(())
 }
 
@@ -85,7 +96,7 @@ fn with_snapshot_column(id: &str, b: &RecordBatch, drop: &[&str]) -> Result<Reco
 /// Whether a query mentions the bundle tables (loading bundles costs a full read).
 pub fn needs_bundles(query: &str) -> bool {
     let q = query.to_ascii_lowercase();
-    q.contains("records") || q.contains("text_fields")
+    q.contains("records") || q.contains("text_fields") || q.contains("sources")
 }
 
 pub async fn run(ctx: &SessionContext, query: &str) -> Result<Vec<RecordBatch>, Error> {

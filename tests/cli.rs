@@ -155,6 +155,38 @@ fn raw_bytes_in_bundles_match_the_source_slices() {
 }
 
 #[test]
+fn competitor_rows_are_trimmed_and_the_sources_object_keeps_every_record_whole() {
+    let lake = tempfile::tempdir().unwrap();
+    snapshot(lake.path(), &Path::new(REAL).join("portfolio.toml"), &real_import());
+    // Tirzepatide and semaglutide share the GLP-1 class: each rides in the other's bundle.
+    let comp = sql_json(
+        lake.path(),
+        "SELECT record_key, raw_bytes, raw = CAST('' AS BYTEA) AS empty FROM records WHERE asset_id = 'tirzepatide' AND role = 'competitor' ORDER BY record_key",
+    );
+    let keys: Vec<&str> = comp.iter().map(|r| r["record_key"].as_str().unwrap()).collect();
+    assert_eq!(keys, vec!["NDA213051", "NDA215256"]);
+    for r in &comp {
+        assert_eq!(r["empty"], true, "competitor rows carry no raw bytes: {r}");
+        assert!(r["raw_bytes"].as_u64().unwrap() > 1000);
+    }
+    let trimmed = sql_json(
+        lake.path(),
+        "SELECT count(*) AS n FROM text_fields WHERE asset_id = 'tirzepatide' AND source_id LIKE 'drugsfda:NDA213051%' AND locator LIKE '/submissions/%'",
+    );
+    assert!(trimmed[0]["n"].as_u64().unwrap() > 0, "approval history kept for competitors");
+    // Every record of the catalog, including those of no asset, is whole in `sources`.
+    let all = sql_json(
+        lake.path(),
+        "SELECT count(*) AS n, sum(CASE WHEN encode(sha256(raw), 'hex') = content_sha256 THEN 1 ELSE 0 END) AS whole FROM sources",
+    );
+    let cat = sql_json(lake.path(), "SELECT count(*) AS n FROM catalog");
+    assert_eq!(all[0]["n"], cat[0]["n"]);
+    assert_eq!(all[0]["whole"], cat[0]["n"]);
+    let snow = sql_json(lake.path(), "SELECT title FROM sources WHERE record_key = 'CIK0001640147'");
+    assert_eq!(snow[0]["title"], "SNOWFLAKE INC.");
+}
+
+#[test]
 fn snapshots_are_deterministic_across_threads_and_file_order() {
     let portfolio = Path::new(REAL).join("portfolio.toml");
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
