@@ -91,6 +91,9 @@ fn writer_props() -> WriterProperties {
         .set_compression(Compression::ZSTD(ZstdLevel::try_new(3).expect("level 3 is valid")))
         .set_statistics_enabled(EnabledStatistics::Chunk)
         .set_max_row_group_row_count(Some(4096))
+        // Text and raw bytes rarely repeat exactly: dictionaries cost time for nothing.
+        .set_dictionary_enabled(false)
+        .set_data_page_size_limit(1 << 20)
         .build()
 }
 
