@@ -38,15 +38,23 @@ pub struct SnapshotOutcome {
 /// Builds every bundle and the manifest in memory (pure once the files are read).
 pub fn build(portfolio: &Portfolio, imported: &Imported, mode: &str) -> Result<(SnapshotManifest, Vec<Vec<u8>>), Error> {
     let selections = resolve::resolve(&portfolio.asset, &imported.records);
-    let encoded: Vec<Result<Vec<u8>, bundle::BundleError>> = portfolio
-        .asset
-        .par_iter()
-        .zip(selections.par_iter())
-        .map(|(asset, sel)| {
-            let members: Vec<_> = sel.members.iter().map(|(role, i)| (*role, &imported.records[*i])).collect();
-            bundle::encode(asset.id.as_str(), &members)
-        })
-        .collect();
+    // The per-asset bundles and the sources object encode side by side on the pool.
+    let all: Vec<_> = imported.records.iter().map(|r| (resolve::Role::Source, r)).collect();
+    let (encoded, sources): (Vec<Result<Vec<u8>, bundle::BundleError>>, _) = rayon::join(
+        || {
+            portfolio
+                .asset
+                .par_iter()
+                .zip(selections.par_iter())
+                .map(|(asset, sel)| {
+                    let members: Vec<_> = sel.members.iter().map(|(role, i)| (*role, &imported.records[*i])).collect();
+                    bundle::encode(asset.id.as_str(), &members)
+                })
+                .collect()
+        },
+        || bundle::encode("*", &all),
+    );
+    let sources = sources?;
     let mut assets = std::collections::BTreeMap::new();
     let mut blobs = Vec::with_capacity(encoded.len());
     for ((asset, sel), enc) in portfolio.asset.iter().zip(&selections).zip(encoded) {
@@ -69,8 +77,6 @@ pub fn build(portfolio: &Portfolio, imported: &Imported, mode: &str) -> Result<(
         );
         blobs.push(bytes);
     }
-    let all: Vec<_> = imported.records.iter().map(|r| (resolve::Role::Source, r)).collect();
-    let sources = bundle::encode("*", &all)?;
     let manifest = SnapshotManifest {
         format: FORMAT.to_string(),
         mode: mode.to_string(),
