@@ -415,3 +415,32 @@ fn a_snapshot_interrupted_before_its_manifest_is_invisible_and_a_rerun_completes
     assert_eq!(again, id);
     assert_eq!(sql_json(lake.path(), "SELECT count(DISTINCT asset_id) AS n FROM records")[0]["n"], 3);
 }
+
+#[test]
+fn a_seer_table_with_a_sidecar_is_placed_and_its_inner_json_is_searchable() {
+    let work = tempfile::tempdir().unwrap();
+    copy_dir(&real_import(), &work.path().join("import"));
+    std::fs::write(
+        work.path().join("import/epi/seer_explorer_survival_site97_CML.json.source.toml"),
+        "url = \"https://seer.cancer.gov/statistics-network/explorer/application.html?site=97\"\nretrieved_at = \"2026-08-11T00:00:00Z\"\n",
+    )
+    .unwrap();
+    let mut portfolio = std::fs::read_to_string(Path::new(REAL).join("portfolio.toml")).unwrap();
+    portfolio = portfolio.replace(
+        "names = [\"imatinib\", \"imatinib mesylate\", \"Gleevec\"]",
+        "names = [\"imatinib\", \"imatinib mesylate\", \"Gleevec\"]\nepi = [\"https://seer.cancer.gov/statistics-network/explorer/application.html?site=97\"]",
+    );
+    std::fs::write(work.path().join("portfolio.toml"), portfolio).unwrap();
+    let lake = work.path().join("lake");
+    let (id, _) = snapshot(&lake, &work.path().join("portfolio.toml"), &work.path().join("import"));
+    let m = manifest(&lake, &id);
+    assert_eq!(m["assets"]["imatinib"]["families"]["epi"]["status"], "ok");
+    assert_eq!(m["unplaced"].as_array().unwrap().len(), 1, "only the site catalog stays unplaced");
+    // The payload is a JSON string holding JSON: its inner values are fields of their own.
+    let hit = sql_json(
+        &lake,
+        "SELECT text FROM text_fields WHERE asset_id = 'imatinib' AND locator = '!json/data/5_1_1_1_97/data_series/0/1'",
+    );
+    assert_eq!(hit.len(), 1);
+    assert_eq!(hit[0]["text"], "17.987433");
+}
