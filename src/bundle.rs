@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use datafusion::arrow::array::{
-    Array, ArrayRef, BinaryArray, BinaryBuilder, ListArray, ListBuilder, RecordBatch, StringArray, StringBuilder,
-    StructArray, StructBuilder,
+    Array, ArrayRef, BinaryArray, BinaryBuilder, ListArray, ListBuilder, RecordBatch, StringArray,
+    StringBuilder, StructArray, StructBuilder,
 };
 use datafusion::arrow::datatypes::{DataType, Field, Fields, Schema, SchemaRef};
 use datafusion::parquet::arrow::ArrowWriter;
@@ -79,7 +79,11 @@ pub fn schema() -> SchemaRef {
         Field::new("raw", DataType::Binary, false),
         Field::new(
             "fields",
-            DataType::List(Arc::new(Field::new("item", DataType::Struct(field_struct()), true))),
+            DataType::List(Arc::new(Field::new(
+                "item",
+                DataType::Struct(field_struct()),
+                true,
+            ))),
             false,
         ),
     ]))
@@ -88,7 +92,9 @@ pub fn schema() -> SchemaRef {
 fn writer_props() -> WriterProperties {
     WriterProperties::builder()
         .set_created_by("dossier bundle v1".to_string())
-        .set_compression(Compression::ZSTD(ZstdLevel::try_new(3).expect("level 3 is valid")))
+        .set_compression(Compression::ZSTD(
+            ZstdLevel::try_new(3).expect("level 3 is valid"),
+        ))
         .set_statistics_enabled(EnabledStatistics::Chunk)
         .set_max_row_group_row_count(Some(4096))
         // Text and raw bytes rarely repeat exactly: dictionaries cost time for nothing.
@@ -114,7 +120,10 @@ const COMPETITOR_KEEP: [&str; 9] = [
 ];
 
 fn kept(role: Role, tf: &crate::model::TextField) -> bool {
-    role != Role::Competitor || COMPETITOR_KEEP.iter().any(|p| tf.locator.starts_with(p) || tf.locator == p.trim_end_matches('/'))
+    role != Role::Competitor
+        || COMPETITOR_KEEP
+            .iter()
+            .any(|p| tf.locator.starts_with(p) || tf.locator == p.trim_end_matches('/'))
 }
 
 /// Encodes one asset's members. Rows are ordered subject first, then by family, key
@@ -124,7 +133,12 @@ fn kept(role: Role, tf: &crate::model::TextField) -> bool {
 pub fn encode(asset_id: &str, members: &[(Role, &Record)]) -> Result<Vec<u8>, BundleError> {
     let mut rows: Vec<&(Role, &Record)> = members.iter().collect();
     rows.sort_by(|(ra, a), (rb, b)| {
-        (ra, a.family, &a.record_key, &a.content_sha256).cmp(&(rb, b.family, &b.record_key, &b.content_sha256))
+        (ra, a.family, &a.record_key, &a.content_sha256).cmp(&(
+            rb,
+            b.family,
+            &b.record_key,
+            &b.content_sha256,
+        ))
     });
     let enc_err = |e: Box<dyn std::error::Error + Send + Sync>| BundleError::Encode {
         asset: asset_id.to_string(),
@@ -132,25 +146,43 @@ pub fn encode(asset_id: &str, members: &[(Role, &Record)]) -> Result<Vec<u8>, Bu
     };
     let batch = to_batch(asset_id, &rows).map_err(|e| enc_err(Box::new(e)))?;
     let mut out = Vec::new();
-    let mut writer = ArrowWriter::try_new(&mut out, schema(), Some(writer_props())).map_err(|e| enc_err(Box::new(e)))?;
+    let mut writer = ArrowWriter::try_new(&mut out, schema(), Some(writer_props()))
+        .map_err(|e| enc_err(Box::new(e)))?;
     writer.write(&batch).map_err(|e| enc_err(Box::new(e)))?;
     writer.close().map_err(|e| enc_err(Box::new(e)))?;
     Ok(out)
 }
 
-fn to_batch(asset_id: &str, rows: &[&(Role, &Record)]) -> Result<RecordBatch, datafusion::arrow::error::ArrowError> {
+fn to_batch(
+    asset_id: &str,
+    rows: &[&(Role, &Record)],
+) -> Result<RecordBatch, datafusion::arrow::error::ArrowError> {
     let col = |f: &dyn Fn(&Record, Role) -> Option<String>| -> ArrayRef {
-        Arc::new(rows.iter().map(|(role, r)| f(r, *role)).collect::<StringArray>())
+        Arc::new(
+            rows.iter()
+                .map(|(role, r)| f(r, *role))
+                .collect::<StringArray>(),
+        )
     };
     let mut raw = BinaryBuilder::new();
     let mut fields = ListBuilder::new(StructBuilder::from_fields(field_struct(), 0));
     for (role, r) in rows {
-        raw.append_value(if *role == Role::Competitor { &[][..] } else { &r.raw[..] });
+        raw.append_value(if *role == Role::Competitor {
+            &[][..]
+        } else {
+            &r.raw[..]
+        });
         let sb = fields.values();
         for tf in r.fields.iter().filter(|tf| kept(*role, tf)) {
-            sb.field_builder::<StringBuilder>(0).expect("locator").append_value(&tf.locator);
-            sb.field_builder::<StringBuilder>(1).expect("kind").append_value(tf.kind);
-            sb.field_builder::<StringBuilder>(2).expect("text").append_value(&tf.text);
+            sb.field_builder::<StringBuilder>(0)
+                .expect("locator")
+                .append_value(&tf.locator);
+            sb.field_builder::<StringBuilder>(1)
+                .expect("kind")
+                .append_value(tf.kind);
+            sb.field_builder::<StringBuilder>(2)
+                .expect("text")
+                .append_value(&tf.text);
             sb.append(true);
         }
         fields.append(true);
@@ -199,21 +231,35 @@ pub fn decode(bytes: Bytes, what: &str) -> Result<Vec<RecordBatch>, BundleError>
 
 /// Flattens bundle batches into the `text_fields` shape:
 /// (asset_id, source_id, family, locator, kind, text).
-pub fn text_field_rows(batches: &[RecordBatch]) -> Result<RecordBatch, datafusion::arrow::error::ArrowError> {
+pub fn text_field_rows(
+    batches: &[RecordBatch],
+) -> Result<RecordBatch, datafusion::arrow::error::ArrowError> {
     let mut cols: [StringBuilder; 6] = Default::default();
     for b in batches {
-        let s = |name: &str| b.column_by_name(name).and_then(|c| c.as_any().downcast_ref::<StringArray>().cloned());
-        let (Some(asset), Some(source), Some(family)) = (s("asset_id"), s("source_id"), s("family")) else {
+        let s = |name: &str| {
+            b.column_by_name(name)
+                .and_then(|c| c.as_any().downcast_ref::<StringArray>().cloned())
+        };
+        let (Some(asset), Some(source), Some(family)) =
+            (s("asset_id"), s("source_id"), s("family"))
+        else {
             continue;
         };
-        let Some(list) = b.column_by_name("fields").and_then(|c| c.as_any().downcast_ref::<ListArray>().cloned()) else {
+        let Some(list) = b
+            .column_by_name("fields")
+            .and_then(|c| c.as_any().downcast_ref::<ListArray>().cloned())
+        else {
             continue;
         };
         for row in 0..b.num_rows() {
             let items = list.value(row);
-            let Some(st) = items.as_any().downcast_ref::<StructArray>() else { continue };
+            let Some(st) = items.as_any().downcast_ref::<StructArray>() else {
+                continue;
+            };
             let part = |i: usize| st.column(i).as_any().downcast_ref::<StringArray>().cloned();
-            let (Some(loc), Some(kind), Some(text)) = (part(0), part(1), part(2)) else { continue };
+            let (Some(loc), Some(kind), Some(text)) = (part(0), part(1), part(2)) else {
+                continue;
+            };
             for j in 0..st.len() {
                 cols[0].append_value(asset.value(row));
                 cols[1].append_value(source.value(row));
@@ -225,14 +271,25 @@ pub fn text_field_rows(batches: &[RecordBatch]) -> Result<RecordBatch, datafusio
         }
     }
     let names = ["asset_id", "source_id", "family", "locator", "kind", "text"];
-    let schema = Arc::new(Schema::new(names.iter().map(|n| Field::new(*n, DataType::Utf8, false)).collect::<Vec<_>>()));
-    let arrays: Vec<ArrayRef> = cols.iter_mut().map(|b| Arc::new(b.finish()) as ArrayRef).collect();
+    let schema = Arc::new(Schema::new(
+        names
+            .iter()
+            .map(|n| Field::new(*n, DataType::Utf8, false))
+            .collect::<Vec<_>>(),
+    ));
+    let arrays: Vec<ArrayRef> = cols
+        .iter_mut()
+        .map(|b| Arc::new(b.finish()) as ArrayRef)
+        .collect();
     RecordBatch::try_new(schema, arrays)
 }
 
 /// The raw bytes of each row, for tests and the verify step.
 pub fn raw_column(batch: &RecordBatch) -> Option<&BinaryArray> {
-    batch.column_by_name("raw")?.as_any().downcast_ref::<BinaryArray>()
+    batch
+        .column_by_name("raw")?
+        .as_any()
+        .downcast_ref::<BinaryArray>()
 }
 
 #[cfg(test)]
@@ -254,7 +311,11 @@ mod tests {
             origin: "test.json".into(),
             content_sha256: sha256_hex(&raw),
             raw,
-            fields: vec![TextField { locator: "/t".into(), kind: "string", text: text.to_string() }],
+            fields: vec![TextField {
+                locator: "/t".into(),
+                kind: "string",
+                text: text.to_string(),
+            }],
             facets: Facets::default(),
         }
     }

@@ -19,16 +19,20 @@ pub fn default_fixtures() -> PathBuf {
 /// Prepares a fresh local lake directory, refusing to touch one the demo did not make.
 pub fn fresh_lake(dir: &Path) -> Result<(), Error> {
     if dir.exists() {
-        let empty = std::fs::read_dir(dir).map(|mut d| d.next().is_none()).unwrap_or(false);
+        let empty = std::fs::read_dir(dir)
+            .map(|mut d| d.next().is_none())
+            .unwrap_or(false);
         if !empty && !dir.join(MARKER).exists() {
             return Err(Error::Invalid(format!(
                 "{} exists and was not made by the demo; pass another --lake",
                 dir.display()
             )));
         }
-        std::fs::remove_dir_all(dir).map_err(|e| Error::Invalid(format!("clearing {}: {e}", dir.display())))?;
+        std::fs::remove_dir_all(dir)
+            .map_err(|e| Error::Invalid(format!("clearing {}: {e}", dir.display())))?;
     }
-    std::fs::create_dir_all(dir).map_err(|e| Error::Invalid(format!("creating {}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::Invalid(format!("creating {}: {e}", dir.display())))?;
     std::fs::write(dir.join(MARKER), b"made by dossier demo\n")
         .map_err(|e| Error::Invalid(format!("writing {}: {e}", dir.display())))?;
     Ok(())

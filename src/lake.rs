@@ -30,7 +30,9 @@ pub enum LakeError {
     },
     #[error("{key} not found in the lake")]
     NotFound { key: String },
-    #[error("{key} is corrupt: its sha256 is {actual}, expected {expected} (tampered or truncated)")]
+    #[error(
+        "{key} is corrupt: its sha256 is {actual}, expected {expected} (tampered or truncated)"
+    )]
     Corrupt {
         key: String,
         expected: String,
@@ -70,12 +72,18 @@ impl Lake {
         };
         let root = ObjPath::from(u.path().trim_matches('/'));
         let base = |u: &Url| -> Result<Url, LakeError> {
-            Url::parse(&format!("{}://{}", u.scheme(), u.host_str().unwrap_or_default()))
-                .map_err(|e| open_err(e.to_string()))
+            Url::parse(&format!(
+                "{}://{}",
+                u.scheme(),
+                u.host_str().unwrap_or_default()
+            ))
+            .map_err(|e| open_err(e.to_string()))
         };
         let store: Arc<dyn ObjectStore> = match u.scheme() {
             "file" => {
-                let path = u.to_file_path().map_err(|_| open_err("not a local path".into()))?;
+                let path = u
+                    .to_file_path()
+                    .map_err(|_| open_err("not a local path".into()))?;
                 return Lake::open_local(&path, url);
             }
             "memory" => Arc::new(object_store::memory::InMemory::new()),
@@ -116,7 +124,8 @@ impl Lake {
             url: url.to_string(),
             message,
         };
-        std::fs::create_dir_all(path).map_err(|e| open_err(format!("cannot create directory: {e}")))?;
+        std::fs::create_dir_all(path)
+            .map_err(|e| open_err(format!("cannot create directory: {e}")))?;
         let abs = std::fs::canonicalize(path).map_err(|e| open_err(e.to_string()))?;
         if !abs.is_dir() {
             return Err(open_err("not a directory".into()));
@@ -149,7 +158,11 @@ impl Lake {
 
     /// A URL DataFusion can list, for a key prefix (ends with `/`).
     pub fn table_url(&self, key: &str) -> String {
-        format!("{}{}/", self.store_url.as_str().trim_end_matches('/').to_string() + "/", self.path(key))
+        format!(
+            "{}{}/",
+            self.store_url.as_str().trim_end_matches('/').to_string() + "/",
+            self.path(key)
+        )
     }
 
     pub fn object_key(hash: &Hash256) -> String {
@@ -189,7 +202,11 @@ impl Lake {
             mode: PutMode::Create,
             ..PutOptions::default()
         };
-        match self.store.put_opts(&self.path(key), PutPayload::from(bytes), opts).await {
+        match self
+            .store
+            .put_opts(&self.path(key), PutPayload::from(bytes), opts)
+            .await
+        {
             Ok(_) | Err(object_store::Error::AlreadyExists { .. }) => Ok(()),
             Err(source) => Err(LakeError::Put {
                 key: key.to_string(),
@@ -214,7 +231,11 @@ impl Lake {
         let res = self.store.get(&self.path(key)).await;
         let res = match res {
             Ok(r) => r,
-            Err(object_store::Error::NotFound { .. }) => return Err(LakeError::NotFound { key: key.to_string() }),
+            Err(object_store::Error::NotFound { .. }) => {
+                return Err(LakeError::NotFound {
+                    key: key.to_string(),
+                });
+            }
             Err(source) => {
                 return Err(LakeError::Get {
                     key: key.to_string(),
@@ -246,7 +267,10 @@ impl Lake {
             .into_iter()
             .map(|m| {
                 let full = m.location.as_ref().to_string();
-                full.strip_prefix(root).unwrap_or(&full).trim_start_matches('/').to_string()
+                full.strip_prefix(root)
+                    .unwrap_or(&full)
+                    .trim_start_matches('/')
+                    .to_string()
             })
             .collect();
         keys.sort();
@@ -261,16 +285,27 @@ mod tests {
     async fn conformance(lake: Lake) {
         let h = lake.put_object(Bytes::from_static(b"hello")).await.unwrap();
         // Idempotent: the same object again is success.
-        assert_eq!(lake.put_object(Bytes::from_static(b"hello")).await.unwrap(), h);
+        assert_eq!(
+            lake.put_object(Bytes::from_static(b"hello")).await.unwrap(),
+            h
+        );
         assert_eq!(lake.get_object(&h).await.unwrap().as_ref(), b"hello");
         // Tamper: overwrite the object with other bytes; the read must refuse them.
-        lake.put_overwrite(&Lake::object_key(&h), Bytes::from_static(b"hellO")).await.unwrap();
+        lake.put_overwrite(&Lake::object_key(&h), Bytes::from_static(b"hellO"))
+            .await
+            .unwrap();
         let err = lake.get_object(&h).await.unwrap_err();
         assert!(matches!(err, LakeError::Corrupt { .. }), "{err}");
         assert!(err.to_string().contains(h.as_str()));
         let missing = Hash256::of(b"nothing");
-        assert!(matches!(lake.get_object(&missing).await, Err(LakeError::NotFound { .. })));
-        assert_eq!(lake.list("objects/").await.unwrap(), vec![Lake::object_key(&h)]);
+        assert!(matches!(
+            lake.get_object(&missing).await,
+            Err(LakeError::NotFound { .. })
+        ));
+        assert_eq!(
+            lake.list("objects/").await.unwrap(),
+            vec![Lake::object_key(&h)]
+        );
     }
 
     #[tokio::test]

@@ -16,7 +16,11 @@ use dossier::sql::{self, Format};
 use dossier::{demo, snapshot};
 
 #[derive(Parser)]
-#[command(name = "dossier", version, about = "Drug-asset profiles an analyst can trust cell by cell")]
+#[command(
+    name = "dossier",
+    version,
+    about = "Drug-asset profiles an analyst can trust cell by cell"
+)]
 struct Cli {
     /// The lake: a directory, file://, memory://, s3://, gs:// or az:// URL.
     #[arg(long, global = true, env = "DOSSIER_LAKE", default_value = "./lake")]
@@ -62,7 +66,8 @@ fn main() -> ExitCode {
     let filter = if cli.quiet { "error" } else { "warn" };
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("DOSSIER_LOG").unwrap_or_else(|_| filter.into()),
+            tracing_subscriber::EnvFilter::try_from_env("DOSSIER_LOG")
+                .unwrap_or_else(|_| filter.into()),
         )
         .with_writer(std::io::stderr)
         .init();
@@ -84,7 +89,11 @@ fn main() -> ExitCode {
 
 async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Snapshot { portfolio, import, live } => {
+        Command::Snapshot {
+            portfolio,
+            import,
+            live,
+        } => {
             if live {
                 bail!("--live fetching is not built yet; use --import DIR");
             }
@@ -97,12 +106,18 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             println!("{}", out.id);
         }
-        Command::Sql { query, format, snapshot } => {
+        Command::Sql {
+            query,
+            format,
+            snapshot,
+        } => {
             let query = match query {
                 Some(q) => q,
                 None => {
                     if std::io::stdin().is_terminal() {
-                        bail!("give a query, e.g. dossier sql \"SELECT * FROM catalog LIMIT 5\" (the interactive prompt is not built yet)");
+                        bail!(
+                            "give a query, e.g. dossier sql \"SELECT * FROM catalog LIMIT 5\" (the interactive prompt is not built yet)"
+                        );
                     }
                     let mut q = String::new();
                     std::io::stdin().read_to_string(&mut q)?;
@@ -118,16 +133,28 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
         }
         Command::Demo { fixtures } => {
-            let lake_dir = if cli.lake == "./lake" { PathBuf::from("./demo-lake") } else { PathBuf::from(&cli.lake) };
+            let lake_dir = if cli.lake == "./lake" {
+                PathBuf::from("./demo-lake")
+            } else {
+                PathBuf::from(&cli.lake)
+            };
             let out = demo::run(&fixtures, &lake_dir).await?;
             eprint!("{}", summary(&out));
             println!("{}", out.id);
             let l = lake_dir.display();
             eprintln!("\nWhat to look at next:");
-            eprintln!("  dossier --lake {l} sql \"SELECT asset_id, family, status, detail FROM asset_families ORDER BY asset_id, family\"");
-            eprintln!("  dossier --lake {l} sql \"SELECT family, record_key, cutoff_date, url FROM catalog ORDER BY family\"");
-            eprintln!("  dossier --lake {l} sql \"SELECT asset_id, role, family, record_key FROM records ORDER BY asset_id, role\"");
-            eprintln!("  dossier --lake {l} sql \"SELECT source_id, locator, text FROM text_fields WHERE text LIKE '%major molecular response%'\"");
+            eprintln!(
+                "  dossier --lake {l} sql \"SELECT asset_id, family, status, detail FROM asset_families ORDER BY asset_id, family\""
+            );
+            eprintln!(
+                "  dossier --lake {l} sql \"SELECT family, record_key, cutoff_date, url FROM catalog ORDER BY family\""
+            );
+            eprintln!(
+                "  dossier --lake {l} sql \"SELECT asset_id, role, family, record_key FROM records ORDER BY asset_id, role\""
+            );
+            eprintln!(
+                "  dossier --lake {l} sql \"SELECT source_id, locator, text FROM text_fields WHERE text LIKE '%major molecular response%'\""
+            );
             eprintln!("  cat {l}/snapshots/{}.json", out.id);
         }
     }

@@ -217,7 +217,10 @@ impl Hash256 {
 impl TryFrom<String> for Hash256 {
     type Error = String;
     fn try_from(s: String) -> Result<Self, String> {
-        if s.len() == 64 && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+        if s.len() == 64
+            && s.bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        {
             Ok(Hash256(s))
         } else {
             Err(format!("not a sha256 hex digest: {s:?}"))
@@ -244,10 +247,16 @@ mod tests {
     #[test]
     fn asset_ids_reject_path_tricks_and_upper_case() {
         for bad in ["", "a/b", "..", ".", "Dupilumab", "a b", "x.y", "é"] {
-            assert!(AssetId::try_from(bad.to_string()).is_err(), "{bad:?} accepted");
+            assert!(
+                AssetId::try_from(bad.to_string()).is_err(),
+                "{bad:?} accepted"
+            );
         }
         for good in ["dupilumab", "get73", "a_b-c"] {
-            assert!(AssetId::try_from(good.to_string()).is_ok(), "{good:?} rejected");
+            assert!(
+                AssetId::try_from(good.to_string()).is_ok(),
+                "{good:?} rejected"
+            );
         }
     }
 

@@ -150,12 +150,16 @@ impl Portfolio {
             if let Some(cik) = &a.sponsor_cik {
                 let c = cik.trim();
                 if c.is_empty() || c.len() > 10 || !c.bytes().all(|b| b.is_ascii_digit()) {
-                    return Err(bad(format!("field `sponsor_cik` {cik:?} is not 1 to 10 digits")));
+                    return Err(bad(format!(
+                        "field `sponsor_cik` {cik:?} is not 1 to 10 digits"
+                    )));
                 }
             }
             for t in &a.trials {
                 if !is_nct_id(t.trim()) {
-                    return Err(bad(format!("field `trials`: {t:?} is not an NCT id (NCT + 8 digits)")));
+                    return Err(bad(format!(
+                        "field `trials`: {t:?} is not an NCT id (NCT + 8 digits)"
+                    )));
                 }
             }
         }
@@ -191,7 +195,11 @@ mod tests {
     fn real_portfolio_parses() {
         let p = Portfolio::load(Path::new("../shared/real-sources/portfolio.toml")).unwrap();
         assert_eq!(p.asset.len(), 17);
-        let dupi = p.asset.iter().find(|a| a.id.as_str() == "dupilumab").unwrap();
+        let dupi = p
+            .asset
+            .iter()
+            .find(|a| a.id.as_str() == "dupilumab")
+            .unwrap();
         assert_eq!(dupi.sponsor_cik.as_deref(), Some("0000872589"));
     }
 
@@ -207,9 +215,18 @@ mod tests {
                 "duplicate asset id",
             ),
             ("[[asset]]\nid = \"a\"\nnames=[]", "names"),
-            ("[[asset]]\nid = \"a\"\nnames=[\"x\"]\ncolour=1", "unknown field"),
-            ("[[asset]]\nid = \"a\"\nnames=[\"x\"]\ntrials=[\"NCT1\"]", "not an NCT id"),
-            ("[[asset]]\nid = \"a\"\nnames=[\"x\"]\nsponsor_cik=\"12a\"", "sponsor_cik"),
+            (
+                "[[asset]]\nid = \"a\"\nnames=[\"x\"]\ncolour=1",
+                "unknown field",
+            ),
+            (
+                "[[asset]]\nid = \"a\"\nnames=[\"x\"]\ntrials=[\"NCT1\"]",
+                "not an NCT id",
+            ),
+            (
+                "[[asset]]\nid = \"a\"\nnames=[\"x\"]\nsponsor_cik=\"12a\"",
+                "sponsor_cik",
+            ),
         ];
         for (text, want) in cases {
             let err = parse(text).unwrap_err().to_string();
@@ -221,7 +238,10 @@ mod tests {
 
     #[test]
     fn cik_is_padded_and_trials_upper_cased() {
-        let p = parse("[[asset]]\nid=\"a\"\nnames=[\"x\"]\nsponsor_cik=\"59478\"\ntrials=[\"nct01234567\"]").unwrap();
+        let p = parse(
+            "[[asset]]\nid=\"a\"\nnames=[\"x\"]\nsponsor_cik=\"59478\"\ntrials=[\"nct01234567\"]",
+        )
+        .unwrap();
         assert_eq!(p.asset[0].sponsor_cik.as_deref(), Some("0000059478"));
         assert_eq!(p.asset[0].trials, vec!["NCT01234567"]);
     }

@@ -51,7 +51,10 @@ pub struct Selection {
 /// Lower-case words of `s`, joined by single spaces and padded, for whole-word search.
 fn words(s: &str) -> String {
     let mut out = String::from(" ");
-    for w in s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+    for w in s
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
         out.push_str(&w.to_lowercase());
         out.push(' ');
     }
@@ -61,7 +64,11 @@ fn words(s: &str) -> String {
 /// Whether any of `haystacks` contains any of `needles` as whole words.
 #[cfg(test)]
 fn mentions(haystacks: &[String], needles: &[String]) -> bool {
-    let needles: Vec<String> = needles.iter().map(|n| words(n)).filter(|n| n.trim().len() >= 3).collect();
+    let needles: Vec<String> = needles
+        .iter()
+        .map(|n| words(n))
+        .filter(|n| n.trim().len() >= 3)
+        .collect();
     haystacks.iter().any(|h| {
         let h = words(h);
         needles.iter().any(|n| h.contains(n.as_str()))
@@ -70,13 +77,24 @@ fn mentions(haystacks: &[String], needles: &[String]) -> bool {
 
 /// Normalized text of every record plus a first-token index, built once per snapshot
 /// so each asset's lookups touch only candidate records (linear, not assets x records).
+/// Normalized token -> records holding it, in record order.
+type Posting = HashMap<String, Vec<usize>>;
+
+/// Which normalized field of a record a lookup searches.
+#[derive(Clone, Copy)]
+enum Where {
+    Drug,
+    Text,
+    Title,
+}
+
 struct Index {
     drugs: Vec<Vec<String>>,
     text: Vec<String>,
     title: Vec<String>,
-    by_drug: HashMap<String, Vec<usize>>,
-    by_text: HashMap<String, Vec<usize>>,
-    by_title: HashMap<String, Vec<usize>>,
+    by_drug: Posting,
+    by_text: Posting,
+    by_title: Posting,
 }
 
 fn tokens(normalized: &str) -> impl Iterator<Item = &str> {
@@ -85,9 +103,18 @@ fn tokens(normalized: &str) -> impl Iterator<Item = &str> {
 
 impl Index {
     fn new(records: &[Record]) -> Index {
-        let drugs: Vec<Vec<String>> = records.iter().map(|r| r.facets.drug_names.iter().map(|d| words(d)).collect()).collect();
-        let text: Vec<String> = records.iter().map(|r| words(&r.facets.indication_text)).collect();
-        let title: Vec<String> = records.iter().map(|r| words(r.title.as_deref().unwrap_or(""))).collect();
+        let drugs: Vec<Vec<String>> = records
+            .iter()
+            .map(|r| r.facets.drug_names.iter().map(|d| words(d)).collect())
+            .collect();
+        let text: Vec<String> = records
+            .iter()
+            .map(|r| words(&r.facets.indication_text))
+            .collect();
+        let title: Vec<String> = records
+            .iter()
+            .map(|r| words(r.title.as_deref().unwrap_or("")))
+            .collect();
         let post = |items: Vec<(usize, &str)>| {
             let mut m: HashMap<String, Vec<usize>> = HashMap::new();
             for (i, t) in items {
@@ -98,22 +125,57 @@ impl Index {
             }
             m
         };
-        let by_drug = post(drugs.iter().enumerate().flat_map(|(i, ds)| ds.iter().flat_map(move |d| tokens(d).map(move |t| (i, t)))).collect());
-        let by_text = post(text.iter().enumerate().flat_map(|(i, d)| tokens(d).map(move |t| (i, t))).collect());
-        let by_title = post(title.iter().enumerate().flat_map(|(i, d)| tokens(d).map(move |t| (i, t))).collect());
-        Index { drugs, text, title, by_drug, by_text, by_title }
+        let by_drug = post(
+            drugs
+                .iter()
+                .enumerate()
+                .flat_map(|(i, ds)| ds.iter().flat_map(move |d| tokens(d).map(move |t| (i, t))))
+                .collect(),
+        );
+        let by_text = post(
+            text.iter()
+                .enumerate()
+                .flat_map(|(i, d)| tokens(d).map(move |t| (i, t)))
+                .collect(),
+        );
+        let by_title = post(
+            title
+                .iter()
+                .enumerate()
+                .flat_map(|(i, d)| tokens(d).map(move |t| (i, t)))
+                .collect(),
+        );
+        Index {
+            drugs,
+            text,
+            title,
+            by_drug,
+            by_text,
+            by_title,
+        }
     }
 
     /// Records whose field (`drug`, `text` or `title`) mentions any needle as whole words.
-    fn hits(&self, field: &str, needles: &[String]) -> BTreeSet<usize> {
-        let (posting, hay): (&HashMap<String, Vec<usize>>, &dyn Fn(usize, &str) -> bool) = match field {
-            "drug" => (&self.by_drug, &|i, n| self.drugs[i].iter().any(|d| d.contains(n))),
-            "text" => (&self.by_text, &|i, n| self.text[i].contains(n)),
-            _ => (&self.by_title, &|i, n| self.title[i].contains(n)),
+    fn hits(&self, field: Where, needles: &[String]) -> BTreeSet<usize> {
+        let posting = match field {
+            Where::Drug => &self.by_drug,
+            Where::Text => &self.by_text,
+            Where::Title => &self.by_title,
+        };
+        let hay = |i: usize, n: &str| match field {
+            Where::Drug => self.drugs[i].iter().any(|d| d.contains(n)),
+            Where::Text => self.text[i].contains(n),
+            Where::Title => self.title[i].contains(n),
         };
         let mut out = BTreeSet::new();
-        for n in needles.iter().map(|n| words(n)).filter(|n| n.trim().len() >= 3) {
-            let Some(first) = tokens(&n).next() else { continue };
+        for n in needles
+            .iter()
+            .map(|n| words(n))
+            .filter(|n| n.trim().len() >= 3)
+        {
+            let Some(first) = tokens(&n).next() else {
+                continue;
+            };
             for &i in posting.get(first).map(Vec::as_slice).unwrap_or(&[]) {
                 if hay(i, &n) {
                     out.insert(i);
@@ -141,26 +203,36 @@ fn is_subject(asset: &Asset, i: usize, r: &Record, trial_ids: &BTreeSet<String>,
         Family::Ctgov => f.nct_ids.iter().any(|n| trial_ids.contains(n)) || h.drug.contains(&i),
         Family::FdaLabel | Family::Drugsfda => h.drug.contains(&i),
         Family::Sec => asset.sponsor_cik.is_some() && f.cik == asset.sponsor_cik,
-        Family::Pubmed => f.nct_ids.iter().any(|n| trial_ids.contains(n)) || h.drug.contains(&i) || h.text.contains(&i),
+        Family::Pubmed => {
+            f.nct_ids.iter().any(|n| trial_ids.contains(n))
+                || h.drug.contains(&i)
+                || h.text.contains(&i)
+        }
         Family::Press => asset.press.contains(&r.url) || h.title.contains(&i),
         Family::Epi => asset.epi.contains(&r.url),
-        Family::Icd10 => asset.icd10_terms().iter().any(|t| words(t) == words(&r.record_key)),
+        Family::Icd10 => asset
+            .icd10_terms()
+            .iter()
+            .any(|t| words(t) == words(&r.record_key)),
     }
 }
 
 /// Selects each asset's records. `records` must be in their canonical order.
 pub fn resolve(assets: &[Asset], records: &[Record]) -> Vec<Selection> {
     let index = Index::new(records);
-    assets.par_iter().map(|a| resolve_one(a, records, &index)).collect()
+    assets
+        .par_iter()
+        .map(|a| resolve_one(a, records, &index))
+        .collect()
 }
 
 fn resolve_one(asset: &Asset, records: &[Record], index: &Index) -> Selection {
     let indication: Vec<String> = asset.indication.iter().cloned().collect();
     let h = Hits {
-        drug: index.hits("drug", &asset.names),
-        text: index.hits("text", &asset.names),
-        title: index.hits("title", &asset.names),
-        indication: index.hits("text", &indication),
+        drug: index.hits(Where::Drug, &asset.names),
+        text: index.hits(Where::Text, &asset.names),
+        title: index.hits(Where::Title, &asset.names),
+        indication: index.hits(Where::Text, &indication),
     };
     // Trials named in the portfolio or found by drug name; PubMed links through both.
     let mut trial_ids: BTreeSet<String> = asset.trials.iter().cloned().collect();
@@ -186,7 +258,12 @@ fn resolve_one(asset: &Asset, records: &[Record], index: &Index) -> Selection {
         if subject.contains(&i) {
             members.push((Role::Subject, i));
         } else if matches!(r.family, Family::FdaLabel | Family::Drugsfda)
-            && (r.facets.pharm_classes.iter().any(|c| own_classes.contains(c)) || h.indication.contains(&i))
+            && (r
+                .facets
+                .pharm_classes
+                .iter()
+                .any(|c| own_classes.contains(c))
+                || h.indication.contains(&i))
         {
             members.push((Role::Competitor, i));
         }
@@ -198,7 +275,12 @@ fn resolve_one(asset: &Asset, records: &[Record], index: &Index) -> Selection {
     Selection { members, families }
 }
 
-fn family_outcome(asset: &Asset, fam: Family, records: &[Record], members: &[(Role, usize)]) -> FamilyOutcome {
+fn family_outcome(
+    asset: &Asset,
+    fam: Family,
+    records: &[Record],
+    members: &[(Role, usize)],
+) -> FamilyOutcome {
     let own: Vec<&Record> = members
         .iter()
         .filter(|(role, i)| *role == Role::Subject && records[*i].family == fam)
@@ -215,7 +297,10 @@ fn family_outcome(asset: &Asset, fam: Family, records: &[Record], members: &[(Ro
     if n == 0 {
         let mut detail = format!("no {fam} record of this asset in the snapshot");
         if fam == Family::Ctgov && !asset.trials.is_empty() {
-            detail = format!("{} named in the portfolio, not in the snapshot", asset.trials.join(", "));
+            detail = format!(
+                "{} named in the portfolio, not in the snapshot",
+                asset.trials.join(", ")
+            );
         }
         return FamilyOutcome {
             status: FamilyStatus::SourceEmpty,
@@ -249,6 +334,9 @@ mod tests {
         assert!(!mentions(&h, &["citabine".into()]));
         // Names under three characters never match on their own.
         assert!(!mentions(&["AB".to_string()], &["ab".into()]));
-        assert!(mentions(&["Certolizumab Pegol 200 mg".into()], &["certolizumab pegol".into()]));
+        assert!(mentions(
+            &["Certolizumab Pegol 200 mg".into()],
+            &["certolizumab pegol".into()]
+        ));
     }
 }

@@ -36,10 +36,18 @@ pub struct SnapshotOutcome {
 }
 
 /// Builds every bundle and the manifest in memory (pure once the files are read).
-pub fn build(portfolio: &Portfolio, imported: &Imported, mode: &str) -> Result<(SnapshotManifest, Vec<Vec<u8>>), Error> {
+pub fn build(
+    portfolio: &Portfolio,
+    imported: &Imported,
+    mode: &str,
+) -> Result<(SnapshotManifest, Vec<Vec<u8>>), Error> {
     let selections = resolve::resolve(&portfolio.asset, &imported.records);
     // The per-asset bundles and the sources object encode side by side on the pool.
-    let all: Vec<_> = imported.records.iter().map(|r| (resolve::Role::Source, r)).collect();
+    let all: Vec<_> = imported
+        .records
+        .iter()
+        .map(|r| (resolve::Role::Source, r))
+        .collect();
     let (encoded, sources): (Vec<Result<Vec<u8>, bundle::BundleError>>, _) = rayon::join(
         || {
             portfolio
@@ -47,7 +55,11 @@ pub fn build(portfolio: &Portfolio, imported: &Imported, mode: &str) -> Result<(
                 .par_iter()
                 .zip(selections.par_iter())
                 .map(|(asset, sel)| {
-                    let members: Vec<_> = sel.members.iter().map(|(role, i)| (*role, &imported.records[*i])).collect();
+                    let members: Vec<_> = sel
+                        .members
+                        .iter()
+                        .map(|(role, i)| (*role, &imported.records[*i]))
+                        .collect();
                     bundle::encode(asset.id.as_str(), &members)
                 })
                 .collect()
@@ -91,7 +103,11 @@ pub fn build(portfolio: &Portfolio, imported: &Imported, mode: &str) -> Result<(
 }
 
 /// `dossier snapshot --import DIR`.
-pub async fn snapshot_import(lake: &Lake, portfolio: &Portfolio, dir: &Path) -> Result<SnapshotOutcome, Error> {
+pub async fn snapshot_import(
+    lake: &Lake,
+    portfolio: &Portfolio,
+    dir: &Path,
+) -> Result<SnapshotOutcome, Error> {
     let started = Instant::now();
     let (portfolio_c, dir_c) = (portfolio.clone(), dir.to_owned());
     let (imported, manifest, blobs) = crate::blocking(move || -> Result<_, Error> {
@@ -115,22 +131,37 @@ pub async fn snapshot_import(lake: &Lake, portfolio: &Portfolio, dir: &Path) -> 
 }
 
 /// Writes bundles, then tables, then the manifest, then the latest pointer.
-pub async fn write(lake: &Lake, manifest: &SnapshotManifest, blobs: Vec<Vec<u8>>) -> Result<Hash256, Error> {
-    let results: Vec<_> = futures::stream::iter(blobs.into_iter().map(|b| lake.put_object(Bytes::from(b))))
-        .buffer_unordered(8)
-        .collect()
-        .await;
+pub async fn write(
+    lake: &Lake,
+    manifest: &SnapshotManifest,
+    blobs: Vec<Vec<u8>>,
+) -> Result<Hash256, Error> {
+    let results: Vec<_> =
+        futures::stream::iter(blobs.into_iter().map(|b| lake.put_object(Bytes::from(b))))
+            .buffer_unordered(8)
+            .collect()
+            .await;
     for r in results {
         r?;
     }
     let id = manifest.id();
     let partition = format!("snapshot_id={id}");
     let catalog = tables::to_parquet(&tables::catalog(&id, manifest)?)?;
-    lake.put_if_absent(&format!("tables/catalog/{partition}/part-0.parquet"), catalog.into()).await?;
+    lake.put_if_absent(
+        &format!("tables/catalog/{partition}/part-0.parquet"),
+        catalog.into(),
+    )
+    .await?;
     let fams = tables::to_parquet(&tables::asset_families(&id, manifest)?)?;
-    lake.put_if_absent(&format!("tables/asset_families/{partition}/part-0.parquet"), fams.into()).await?;
-    lake.put_if_absent(&SnapshotManifest::key(&id), manifest.canonical().into()).await?;
-    lake.put_overwrite(LATEST_KEY, Bytes::from(id.to_string())).await?;
+    lake.put_if_absent(
+        &format!("tables/asset_families/{partition}/part-0.parquet"),
+        fams.into(),
+    )
+    .await?;
+    lake.put_if_absent(&SnapshotManifest::key(&id), manifest.canonical().into())
+        .await?;
+    lake.put_overwrite(LATEST_KEY, Bytes::from(id.to_string()))
+        .await?;
     Ok(id)
 }
 
@@ -141,10 +172,15 @@ pub async fn load(lake: &Lake, id_or_latest: &str) -> Result<(Hash256, SnapshotM
         Hash256::try_from(String::from_utf8_lossy(&raw).trim().to_string())
             .map_err(|m| Error::Invalid(format!("{LATEST_KEY}: {m}")))?
     } else {
-        Hash256::try_from(id_or_latest.to_string()).map_err(|m| Error::Invalid(format!("--snapshot: {m}")))?
+        Hash256::try_from(id_or_latest.to_string())
+            .map_err(|m| Error::Invalid(format!("--snapshot: {m}")))?
     };
     let bytes = lake.get_verified(&SnapshotManifest::key(&id), &id).await?;
-    let manifest: SnapshotManifest = serde_json::from_slice(&bytes)
-        .map_err(|e| Error::Invalid(format!("{}: not a snapshot manifest: {e}", SnapshotManifest::key(&id))))?;
+    let manifest: SnapshotManifest = serde_json::from_slice(&bytes).map_err(|e| {
+        Error::Invalid(format!(
+            "{}: not a snapshot manifest: {e}",
+            SnapshotManifest::key(&id)
+        ))
+    })?;
     Ok((id, manifest))
 }

@@ -26,12 +26,18 @@ pub enum Format {
 }
 
 /// Builds a session over the lake. Bundles are loaded only when `with_bundles`.
-pub async fn context(lake: &Lake, snapshot_ref: &str, with_bundles: bool) -> Result<SessionContext, Error> {
+pub async fn context(
+    lake: &Lake,
+    snapshot_ref: &str,
+    with_bundles: bool,
+) -> Result<SessionContext, Error> {
     let ctx = SessionContext::new();
     ctx.register_object_store(lake.store_url(), lake.store());
     let mut names = BTreeSet::new();
     for key in lake.list("tables/").await? {
-        if let Some(name) = key.strip_prefix("tables/").and_then(|k| k.split('/').next())
+        if let Some(name) = key
+            .strip_prefix("tables/")
+            .and_then(|k| k.split('/').next())
             && key.ends_with(".parquet")
         {
             names.insert(name.to_string());
@@ -39,7 +45,8 @@ pub async fn context(lake: &Lake, snapshot_ref: &str, with_bundles: bool) -> Res
     }
     for name in &names {
         let url = lake.table_url(&format!("tables/{name}"));
-        ctx.register_parquet(name.as_str(), &url, ParquetReadOptions::default()).await?;
+        ctx.register_parquet(name.as_str(), &url, ParquetReadOptions::default())
+            .await?;
     }
     if with_bundles {
         register_bundles(&ctx, lake, snapshot_ref).await?;
@@ -47,12 +54,19 @@ pub async fn context(lake: &Lake, snapshot_ref: &str, with_bundles: bool) -> Res
     Ok(ctx)
 }
 
-async fn register_bundles(ctx: &SessionContext, lake: &Lake, snapshot_ref: &str) -> Result<(), Error> {
+async fn register_bundles(
+    ctx: &SessionContext,
+    lake: &Lake,
+    snapshot_ref: &str,
+) -> Result<(), Error> {
     let (id, manifest) = snapshot::load(lake, snapshot_ref).await?;
     let mut batches = Vec::new();
     for (asset, entry) in &manifest.assets {
         let bytes = lake.get_object(&entry.bundle).await?;
-        let what = format!("{} (asset {asset})", crate::lake::Lake::object_key(&entry.bundle));
+        let what = format!(
+            "{} (asset {asset})",
+            crate::lake::Lake::object_key(&entry.bundle)
+        );
         batches.extend(crate::blocking(move || Ok(bundle::decode(bytes, &what)?)).await?);
     }
     let fields = bundle::text_field_rows(&batches)?;
@@ -62,27 +76,48 @@ async fn register_bundles(ctx: &SessionContext, lake: &Lake, snapshot_ref: &str)
         .collect::<Result<_, _>>()?;
     let records_schema = match records.first() {
         Some(b) => b.schema(),
-        None => with_snapshot_column(&id.to_string(), &RecordBatch::new_empty(bundle::schema()), &["fields"])?.schema(),
+        None => with_snapshot_column(
+            &id.to_string(),
+            &RecordBatch::new_empty(bundle::schema()),
+            &["fields"],
+        )?
+        .schema(),
     };
-    ctx.register_table("records", Arc::new(MemTable::try_new(records_schema, vec![records])?))?;
+    ctx.register_table(
+        "records",
+        Arc::new(MemTable::try_new(records_schema, vec![records])?),
+    )?;
     let fields = with_snapshot_column(&id.to_string(), &fields, &[])?;
-    ctx.register_table("text_fields", Arc::new(MemTable::try_new(fields.schema(), vec![vec![fields]])?))?;
+    ctx.register_table(
+        "text_fields",
+        Arc::new(MemTable::try_new(fields.schema(), vec![vec![fields]])?),
+    )?;
     let bytes = lake.get_object(&manifest.sources_bundle).await?;
-    let what = format!("{} (sources)", crate::lake::Lake::object_key(&manifest.sources_bundle));
+    let what = format!(
+        "{} (sources)",
+        crate::lake::Lake::object_key(&manifest.sources_bundle)
+    );
     let sources = crate::blocking(move || Ok(bundle::decode(bytes, &what)?)).await?;
     let sources: Vec<RecordBatch> = sources
         .iter()
         .map(|b| with_snapshot_column(&id.to_string(), b, &["fields", "asset_id", "role"]))
         .collect::<Result<_, _>>()?;
     if let Some(first) = sources.first() {
-        ctx.register_table("sources", Arc::new(MemTable::try_new(first.schema(), vec![sources])?))?;
+        ctx.register_table(
+            "sources",
+            Arc::new(MemTable::try_new(first.schema(), vec![sources])?),
+        )?;
     }
     Ok(())
 }
 
 /// Prepends a constant `snapshot_id` column and drops the named columns.
 fn with_snapshot_column(id: &str, b: &RecordBatch, drop: &[&str]) -> Result<RecordBatch, Error> {
-    let mut fields = vec![Field::new("snapshot_id", datafusion::arrow::datatypes::DataType::Utf8, false)];
+    let mut fields = vec![Field::new(
+        "snapshot_id",
+        datafusion::arrow::datatypes::DataType::Utf8,
+        false,
+    )];
     let mut cols: Vec<ArrayRef> = vec![Arc::new(StringArray::from(vec![id; b.num_rows()]))];
     for (f, c) in b.schema().fields().iter().zip(b.columns()) {
         if !drop.contains(&f.name().as_str()) {
@@ -105,11 +140,15 @@ pub async fn run(ctx: &SessionContext, query: &str) -> Result<Vec<RecordBatch>, 
 
 pub fn render(batches: &[RecordBatch], format: Format) -> Result<String, Error> {
     match format {
-        Format::Table => Ok(datafusion::arrow::util::pretty::pretty_format_batches(batches)?.to_string()),
+        Format::Table => {
+            Ok(datafusion::arrow::util::pretty::pretty_format_batches(batches)?.to_string())
+        }
         Format::Csv => {
             let mut out = Vec::new();
             {
-                let mut w = datafusion::arrow::csv::WriterBuilder::new().with_header(true).build(&mut out);
+                let mut w = datafusion::arrow::csv::WriterBuilder::new()
+                    .with_header(true)
+                    .build(&mut out);
                 for b in batches {
                     w.write(b)?;
                 }

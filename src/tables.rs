@@ -21,16 +21,27 @@ fn strings(v: Vec<Option<String>>) -> ArrayRef {
 fn batch(cols: Vec<(&str, ArrayRef)>) -> Result<RecordBatch, ArrowError> {
     let fields: Vec<Field> = cols
         .iter()
-        .map(|(n, a)| Field::new(*n, a.data_type().clone(), a.null_count() > 0 || *a.data_type() == DataType::Null))
+        .map(|(n, a)| {
+            Field::new(
+                *n,
+                a.data_type().clone(),
+                a.null_count() > 0 || *a.data_type() == DataType::Null,
+            )
+        })
         .collect();
-    RecordBatch::try_new(Arc::new(Schema::new(fields)), cols.into_iter().map(|(_, a)| a).collect())
+    RecordBatch::try_new(
+        Arc::new(Schema::new(fields)),
+        cols.into_iter().map(|(_, a)| a).collect(),
+    )
 }
 
 /// `catalog`: snapshot_id, source_id, family, record_key, url, retrieved_at,
 /// content_sha256, fetch_status, cutoff_date, title, error.
 pub fn catalog(id: &Hash256, m: &SnapshotManifest) -> Result<RecordBatch, ArrowError> {
     let s = &m.sources;
-    let col = |f: &dyn Fn(&crate::manifest::CatalogEntry) -> Option<String>| strings(s.iter().map(f).collect());
+    let col = |f: &dyn Fn(&crate::manifest::CatalogEntry) -> Option<String>| {
+        strings(s.iter().map(f).collect())
+    };
     batch(vec![
         ("snapshot_id", col(&|_| Some(id.to_string()))),
         ("source_id", col(&|e| Some(e.source_id.clone()))),
@@ -46,22 +57,33 @@ pub fn catalog(id: &Hash256, m: &SnapshotManifest) -> Result<RecordBatch, ArrowE
     ])
 }
 
+/// One (asset, family) pair with its bundle and outcome.
+type Row<'a> = (
+    &'a String,
+    &'a crate::manifest::AssetEntry,
+    crate::model::Family,
+    &'a crate::resolve::FamilyOutcome,
+);
+
 /// `asset_families`: snapshot_id, asset_id, family, status, records, detail, bundle_sha256.
 pub fn asset_families(id: &Hash256, m: &SnapshotManifest) -> Result<RecordBatch, ArrowError> {
-    let rows: Vec<(&String, &crate::manifest::AssetEntry, crate::model::Family, &crate::resolve::FamilyOutcome)> = m
+    let rows: Vec<Row<'_>> = m
         .assets
         .iter()
         .flat_map(|(a, e)| e.families.iter().map(move |(f, o)| (a, e, *f, o)))
         .collect();
-    let col = |f: &dyn Fn(&(&String, &crate::manifest::AssetEntry, crate::model::Family, &crate::resolve::FamilyOutcome)) -> Option<String>| {
-        strings(rows.iter().map(f).collect())
-    };
+    let col = |f: &dyn Fn(&Row<'_>) -> Option<String>| strings(rows.iter().map(f).collect());
     batch(vec![
         ("snapshot_id", col(&|_| Some(id.to_string()))),
         ("asset_id", col(&|r| Some(r.0.clone()))),
         ("family", col(&|r| Some(r.2.to_string()))),
         ("status", col(&|r| Some(r.3.status.as_str().to_string()))),
-        ("records", Arc::new(UInt64Array::from_iter_values(rows.iter().map(|r| r.3.records as u64)))),
+        (
+            "records",
+            Arc::new(UInt64Array::from_iter_values(
+                rows.iter().map(|r| r.3.records as u64),
+            )),
+        ),
         ("detail", col(&|r| Some(r.3.detail.clone()))),
         ("bundle_sha256", col(&|r| Some(r.1.bundle.to_string()))),
     ])

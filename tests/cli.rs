@@ -41,10 +41,21 @@ fn manifest(lake: &Path, id: &str) -> Value {
 
 fn sql_json(lake: &Path, query: &str) -> Vec<Value> {
     let out = dossier()
-        .args(["--lake", lake.to_str().unwrap(), "sql", query, "--format", "json"])
+        .args([
+            "--lake",
+            lake.to_str().unwrap(),
+            "sql",
+            query,
+            "--format",
+            "json",
+        ])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -72,7 +83,10 @@ fn bundle_files(lake: &Path) -> Vec<(String, Vec<u8>)> {
     for d in std::fs::read_dir(&objects).unwrap() {
         for f in std::fs::read_dir(d.unwrap().path()).unwrap() {
             let p = f.unwrap().path();
-            out.push((p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()));
+            out.push((
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            ));
         }
     }
     out.sort();
@@ -82,26 +96,48 @@ fn bundle_files(lake: &Path) -> Vec<(String, Vec<u8>)> {
 #[test]
 fn real_corpus_imports_with_the_expected_records_and_statuses() {
     let lake = tempfile::tempdir().unwrap();
-    let (id, stderr) = snapshot(lake.path(), &Path::new(REAL).join("portfolio.toml"), &real_import());
+    let (id, stderr) = snapshot(
+        lake.path(),
+        &Path::new(REAL).join("portfolio.toml"),
+        &real_import(),
+    );
     let m = manifest(lake.path(), &id);
 
     // Every file parsed: the only files not placed are the two SEER tables, which name no URL.
-    let unplaced: Vec<&str> = m["unplaced"].as_array().unwrap().iter().map(|u| u["file"].as_str().unwrap()).collect();
-    assert_eq!(unplaced, vec!["epi/seer_explorer_site_catalog.json", "epi/seer_explorer_survival_site97_CML.json"]);
+    let unplaced: Vec<&str> = m["unplaced"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        unplaced,
+        vec![
+            "epi/seer_explorer_site_catalog.json",
+            "epi/seer_explorer_survival_site97_CML.json"
+        ]
+    );
     assert!(stderr.contains("no source URL"), "{stderr}");
 
     let sources = m["sources"].as_array().unwrap();
-    let by_key = |key: &str| -> Vec<&Value> { sources.iter().filter(|s| s["record_key"] == key).collect() };
+    let by_key =
+        |key: &str| -> Vec<&Value> { sources.iter().filter(|s| s["record_key"] == key).collect() };
     // The ACTT-1 search page yields its study, with the study's own bytes.
     let actt = by_key("NCT04280705");
     assert_eq!(actt.len(), 1);
-    assert_eq!(actt[0]["url"], "https://clinicaltrials.gov/study/NCT04280705");
+    assert_eq!(
+        actt[0]["url"],
+        "https://clinicaltrials.gov/study/NCT04280705"
+    );
     assert_eq!(actt[0]["cutoff_date"], "2025-03-21");
     // Two data versions of NCT02552212 are two records with different hashes.
     let czp = by_key("NCT02552212");
     assert_eq!(czp.len(), 2);
     assert_ne!(czp[0]["content_sha256"], czp[1]["content_sha256"]);
-    let mut cutoffs: Vec<&str> = czp.iter().map(|s| s["cutoff_date"].as_str().unwrap()).collect();
+    let mut cutoffs: Vec<&str> = czp
+        .iter()
+        .map(|s| s["cutoff_date"].as_str().unwrap())
+        .collect();
     cutoffs.sort();
     assert_eq!(cutoffs, vec!["2023-12-12", "2024-01-03"]);
     // Keys for every family in the corpus.
@@ -116,7 +152,12 @@ fn real_corpus_imports_with_the_expected_records_and_statuses() {
     ] {
         assert_eq!(by_key(key).len(), 1, "{key}");
     }
-    let fam = |asset: &str, family: &str| m["assets"][asset]["families"][family]["status"].as_str().unwrap().to_string();
+    let fam = |asset: &str, family: &str| {
+        m["assets"][asset]["families"][family]["status"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
     assert_eq!(fam("get73", "ctgov"), "not_yet_published");
     assert_eq!(fam("certolizumab", "ctgov"), "ok");
     assert_eq!(fam("trametinib", "pubmed"), "ok");
@@ -128,7 +169,10 @@ fn real_corpus_imports_with_the_expected_records_and_statuses() {
     for a in m["assets"].as_object().unwrap().values() {
         for member in a["members"].as_array().unwrap() {
             let sid = member["source_id"].as_str().unwrap();
-            assert!(!sid.contains("CIK0001640147") && !sid.contains("NCT05594173"), "{sid}");
+            assert!(
+                !sid.contains("CIK0001640147") && !sid.contains("NCT05594173"),
+                "{sid}"
+            );
         }
     }
 }
@@ -136,14 +180,21 @@ fn real_corpus_imports_with_the_expected_records_and_statuses() {
 #[test]
 fn raw_bytes_in_bundles_match_the_source_slices() {
     let lake = tempfile::tempdir().unwrap();
-    snapshot(lake.path(), &Path::new(REAL).join("portfolio.toml"), &real_import());
+    snapshot(
+        lake.path(),
+        &Path::new(REAL).join("portfolio.toml"),
+        &real_import(),
+    );
     let rows = sql_json(
         lake.path(),
         "SELECT record_key, content_sha256, raw_bytes FROM records WHERE asset_id = 'certolizumab' ORDER BY cutoff_date",
     );
     assert_eq!(rows.len(), 2);
     // Single-study files: the record is the whole file, byte for byte.
-    let old = std::fs::read(real_import().join("ctgov/NCT02552212_certolizumab_ucb_ph3_v2023-12-12.json")).unwrap();
+    let old = std::fs::read(
+        real_import().join("ctgov/NCT02552212_certolizumab_ucb_ph3_v2023-12-12.json"),
+    )
+    .unwrap();
     assert_eq!(rows[0]["content_sha256"], dossier::model::sha256_hex(&old));
     assert_eq!(rows[0]["raw_bytes"], old.len());
     // Text leaves keep Unicode and CT.gov's markdown escapes verbatim.
@@ -157,13 +208,20 @@ fn raw_bytes_in_bundles_match_the_source_slices() {
 #[test]
 fn competitor_rows_are_trimmed_and_the_sources_object_keeps_every_record_whole() {
     let lake = tempfile::tempdir().unwrap();
-    snapshot(lake.path(), &Path::new(REAL).join("portfolio.toml"), &real_import());
+    snapshot(
+        lake.path(),
+        &Path::new(REAL).join("portfolio.toml"),
+        &real_import(),
+    );
     // Tirzepatide and semaglutide share the GLP-1 class: each rides in the other's bundle.
     let comp = sql_json(
         lake.path(),
         "SELECT record_key, raw_bytes, raw = CAST('' AS BYTEA) AS empty FROM records WHERE asset_id = 'tirzepatide' AND role = 'competitor' ORDER BY record_key",
     );
-    let keys: Vec<&str> = comp.iter().map(|r| r["record_key"].as_str().unwrap()).collect();
+    let keys: Vec<&str> = comp
+        .iter()
+        .map(|r| r["record_key"].as_str().unwrap())
+        .collect();
     assert_eq!(keys, vec!["NDA213051", "NDA215256"]);
     for r in &comp {
         assert_eq!(r["empty"], true, "competitor rows carry no raw bytes: {r}");
@@ -173,7 +231,10 @@ fn competitor_rows_are_trimmed_and_the_sources_object_keeps_every_record_whole()
         lake.path(),
         "SELECT count(*) AS n FROM text_fields WHERE asset_id = 'tirzepatide' AND source_id LIKE 'drugsfda:NDA213051%' AND locator LIKE '/submissions/%'",
     );
-    assert!(trimmed[0]["n"].as_u64().unwrap() > 0, "approval history kept for competitors");
+    assert!(
+        trimmed[0]["n"].as_u64().unwrap() > 0,
+        "approval history kept for competitors"
+    );
     // Every record of the catalog, including those of no asset, is whole in `sources`.
     let all = sql_json(
         lake.path(),
@@ -182,7 +243,10 @@ fn competitor_rows_are_trimmed_and_the_sources_object_keeps_every_record_whole()
     let cat = sql_json(lake.path(), "SELECT count(*) AS n FROM catalog");
     assert_eq!(all[0]["n"], cat[0]["n"]);
     assert_eq!(all[0]["whole"], cat[0]["n"]);
-    let snow = sql_json(lake.path(), "SELECT title FROM sources WHERE record_key = 'CIK0001640147'");
+    let snow = sql_json(
+        lake.path(),
+        "SELECT title FROM sources WHERE record_key = 'CIK0001640147'",
+    );
     assert_eq!(snow[0]["title"], "SNOWFLAKE INC.");
 }
 
@@ -192,7 +256,12 @@ fn snapshots_are_deterministic_across_threads_and_file_order() {
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let out_a = dossier()
         .env("RAYON_NUM_THREADS", "1")
-        .args(["--lake", a.path().to_str().unwrap(), "snapshot", "--portfolio"])
+        .args([
+            "--lake",
+            a.path().to_str().unwrap(),
+            "snapshot",
+            "--portfolio",
+        ])
         .arg(&portfolio)
         .arg("--import")
         .arg(real_import())
@@ -200,14 +269,22 @@ fn snapshots_are_deterministic_across_threads_and_file_order() {
         .unwrap();
     // Same files, copied into a new tree in another order, many threads.
     let shuffled = tempfile::tempdir().unwrap();
-    let mut fams: Vec<_> = std::fs::read_dir(real_import()).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut fams: Vec<_> = std::fs::read_dir(real_import())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     fams.reverse();
     for f in fams {
         copy_dir(&f, &shuffled.path().join(f.file_name().unwrap()));
     }
     let out_b = dossier()
         .env("RAYON_NUM_THREADS", "4")
-        .args(["--lake", b.path().to_str().unwrap(), "snapshot", "--portfolio"])
+        .args([
+            "--lake",
+            b.path().to_str().unwrap(),
+            "snapshot",
+            "--portfolio",
+        ])
         .arg(&portfolio)
         .arg("--import")
         .arg(shuffled.path())
@@ -215,7 +292,11 @@ fn snapshots_are_deterministic_across_threads_and_file_order() {
         .unwrap();
     assert!(out_a.status.success() && out_b.status.success());
     assert_eq!(out_a.stdout, out_b.stdout, "snapshot ids differ");
-    assert_eq!(bundle_files(a.path()), bundle_files(b.path()), "bundles differ");
+    assert_eq!(
+        bundle_files(a.path()),
+        bundle_files(b.path()),
+        "bundles differ"
+    );
 }
 
 #[test]
@@ -226,8 +307,12 @@ fn changing_one_record_changes_only_the_bundles_that_hold_it() {
     let (l1, l2) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let p = work.path().join("portfolio.toml");
     let (id1, _) = snapshot(l1.path(), &p, &work.path().join("import"));
-    let page = work.path().join("import/press/halcyon-2026-03-02-zelnorib.html");
-    let text = std::fs::read_to_string(&page).unwrap().replace("67.5%", "68.5%");
+    let page = work
+        .path()
+        .join("import/press/halcyon-2026-03-02-zelnorib.html");
+    let text = std::fs::read_to_string(&page)
+        .unwrap()
+        .replace("67.5%", "68.5%");
     std::fs::write(&page, text).unwrap();
     let (id2, _) = snapshot(l2.path(), &p, &work.path().join("import"));
     assert_ne!(id1, id2);
@@ -242,26 +327,68 @@ fn changing_one_record_changes_only_the_bundles_that_hold_it() {
 fn demo_runs_offline_and_covers_every_family() {
     let lake = tempfile::tempdir().unwrap();
     let dir = lake.path().join("demo");
-    let out = dossier().args(["--lake", dir.to_str().unwrap(), "demo"]).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = dossier()
+        .args(["--lake", dir.to_str().unwrap(), "demo"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(String::from_utf8_lossy(&out.stderr).contains("What to look at next"));
-    let rows = sql_json(&dir, "SELECT family, count(*) AS n FROM catalog GROUP BY family ORDER BY family");
+    let rows = sql_json(
+        &dir,
+        "SELECT family, count(*) AS n FROM catalog GROUP BY family ORDER BY family",
+    );
     let families: Vec<&str> = rows.iter().map(|r| r["family"].as_str().unwrap()).collect();
-    assert_eq!(families, vec!["ctgov", "drugsfda", "epi", "fda_label", "icd10", "press", "pubmed", "sec"]);
-    let st = sql_json(&dir, "SELECT status FROM asset_families WHERE asset_id = 'quorvimab' AND family = 'ctgov'");
+    assert_eq!(
+        families,
+        vec![
+            "ctgov",
+            "drugsfda",
+            "epi",
+            "fda_label",
+            "icd10",
+            "press",
+            "pubmed",
+            "sec"
+        ]
+    );
+    let st = sql_json(
+        &dir,
+        "SELECT status FROM asset_families WHERE asset_id = 'quorvimab' AND family = 'ctgov'",
+    );
     assert_eq!(st[0]["status"], "not_yet_published");
     // Competitor selection: the other kinase-inhibitor label rides along in zelnorib's bundle.
-    let comp = sql_json(&dir, "SELECT title FROM records WHERE asset_id = 'zelnorib' AND role = 'competitor'");
+    let comp = sql_json(
+        &dir,
+        "SELECT title FROM records WHERE asset_id = 'zelnorib' AND role = 'competitor'",
+    );
     assert_eq!(comp.len(), 1);
     assert_eq!(comp[0]["title"], "FICTINIB");
     // Hostile text in a press page is stored as text, scripts never become text.
-    let hostile = sql_json(&dir, "SELECT text FROM text_fields WHERE family = 'press' AND text LIKE '%alert%'");
+    let hostile = sql_json(
+        &dir,
+        "SELECT text FROM text_fields WHERE family = 'press' AND text LIKE '%alert%'",
+    );
     assert_eq!(hostile.len(), 1);
-    assert!(hostile[0]["text"].as_str().unwrap().contains("<script>alert(\"xss\")</script>"));
-    let injected = sql_json(&dir, "SELECT text FROM text_fields WHERE text LIKE '%injected%'");
+    assert!(
+        hostile[0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("<script>alert(\"xss\")</script>")
+    );
+    let injected = sql_json(
+        &dir,
+        "SELECT text FROM text_fields WHERE text LIKE '%injected%'",
+    );
     assert!(injected.is_empty());
     // A second demo into the same lake starts fresh and gives the same id.
-    let again = dossier().args(["--lake", dir.to_str().unwrap(), "demo"]).output().unwrap();
+    let again = dossier()
+        .args(["--lake", dir.to_str().unwrap(), "demo"])
+        .output()
+        .unwrap();
     assert_eq!(again.stdout, out.stdout);
 }
 
@@ -269,12 +396,25 @@ fn demo_runs_offline_and_covers_every_family() {
 fn a_tampered_bundle_is_refused_with_exit_2_naming_the_object() {
     let lake = tempfile::tempdir().unwrap();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    snapshot(lake.path(), &fixtures.join("portfolio.toml"), &fixtures.join("import"));
+    snapshot(
+        lake.path(),
+        &fixtures.join("portfolio.toml"),
+        &fixtures.join("import"),
+    );
     let (name, bytes) = bundle_files(lake.path()).into_iter().next().unwrap();
-    let path = lake.path().join("objects/sha256").join(&name[..2]).join(&name);
+    let path = lake
+        .path()
+        .join("objects/sha256")
+        .join(&name[..2])
+        .join(&name);
     std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap(); // truncated
     let out = dossier()
-        .args(["--lake", lake.path().to_str().unwrap(), "sql", "SELECT count(*) FROM records"])
+        .args([
+            "--lake",
+            lake.path().to_str().unwrap(),
+            "sql",
+            "SELECT count(*) FROM records",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -286,16 +426,42 @@ fn a_tampered_bundle_is_refused_with_exit_2_naming_the_object() {
 fn sql_formats_csv_and_table() {
     let lake = tempfile::tempdir().unwrap();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    snapshot(lake.path(), &fixtures.join("portfolio.toml"), &fixtures.join("import"));
-    let q = "SELECT record_key, cutoff_date FROM catalog WHERE family = 'ctgov' ORDER BY record_key";
-    let csv = dossier().args(["--lake", lake.path().to_str().unwrap(), "sql", q, "--format", "csv"]).output().unwrap();
+    snapshot(
+        lake.path(),
+        &fixtures.join("portfolio.toml"),
+        &fixtures.join("import"),
+    );
+    let q =
+        "SELECT record_key, cutoff_date FROM catalog WHERE family = 'ctgov' ORDER BY record_key";
+    let csv = dossier()
+        .args([
+            "--lake",
+            lake.path().to_str().unwrap(),
+            "sql",
+            q,
+            "--format",
+            "csv",
+        ])
+        .output()
+        .unwrap();
     assert_eq!(
         String::from_utf8_lossy(&csv.stdout),
         "record_key,cutoff_date\nNCT09000001,2026-02-13\nNCT09000002,2026-05-22\nNCT09000003,2026-02-27\n"
     );
-    let table = dossier().args(["--lake", lake.path().to_str().unwrap(), "sql", q]).output().unwrap();
+    let table = dossier()
+        .args(["--lake", lake.path().to_str().unwrap(), "sql", q])
+        .output()
+        .unwrap();
     assert!(String::from_utf8_lossy(&table.stdout).contains("| NCT09000003 | 2026-02-27  |"));
-    let bad = dossier().args(["--lake", lake.path().to_str().unwrap(), "sql", "SELECT nope FROM catalog"]).output().unwrap();
+    let bad = dossier()
+        .args([
+            "--lake",
+            lake.path().to_str().unwrap(),
+            "sql",
+            "SELECT nope FROM catalog",
+        ])
+        .output()
+        .unwrap();
     assert_eq!(bad.status.code(), Some(2));
 }
 
@@ -306,24 +472,74 @@ fn bad_input_fails_cleanly_and_writes_nothing() {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     type Setup = fn(&Path);
     let cases: Vec<(&str, Setup, &str)> = vec![
-        ("malformed json", |d| std::fs::write(d.join("import/ctgov/bad.json"), "{\"protocolSection\": {").unwrap(), "ctgov/bad.json"),
-        ("malformed xml", |d| std::fs::write(d.join("import/pubmed/bad.xml"), "<PubmedArticleSet><PubmedArticle>").unwrap(), "pubmed/bad.xml"),
-        ("unknown family", |d| std::fs::create_dir_all(d.join("import/tweets")).unwrap(), "unknown family folder \"tweets\""),
+        (
+            "malformed json",
+            |d| std::fs::write(d.join("import/ctgov/bad.json"), "{\"protocolSection\": {").unwrap(),
+            "ctgov/bad.json",
+        ),
+        (
+            "malformed xml",
+            |d| {
+                std::fs::write(
+                    d.join("import/pubmed/bad.xml"),
+                    "<PubmedArticleSet><PubmedArticle>",
+                )
+                .unwrap()
+            },
+            "pubmed/bad.xml",
+        ),
+        (
+            "unknown family",
+            |d| std::fs::create_dir_all(d.join("import/tweets")).unwrap(),
+            "unknown family folder \"tweets\"",
+        ),
         (
             "record without key",
-            |d| std::fs::write(d.join("import/fda_label/nokey.json"), r#"{"results":[{"openfda":{}}]}"#).unwrap(),
+            |d| {
+                std::fs::write(
+                    d.join("import/fda_label/nokey.json"),
+                    r#"{"results":[{"openfda":{}}]}"#,
+                )
+                .unwrap()
+            },
             "fda_label/nokey.json: field `results[0].set_id`",
         ),
         (
             "study without nct id",
-            |d| std::fs::write(d.join("import/ctgov/nokey.json"), r#"{"protocolSection":{"identificationModule":{}}}"#).unwrap(),
+            |d| {
+                std::fs::write(
+                    d.join("import/ctgov/nokey.json"),
+                    r#"{"protocolSection":{"identificationModule":{}}}"#,
+                )
+                .unwrap()
+            },
             "protocolSection.identificationModule.nctId",
         ),
-        ("asset id with slash", |d| append(d, "[[asset]]\nid = \"a/b\"\nnames = [\"x\"]\n"), "invalid asset id"),
-        ("asset id with dots", |d| append(d, "[[asset]]\nid = \"..\"\nnames = [\"x\"]\n"), "invalid asset id"),
-        ("asset id upper case", |d| append(d, "[[asset]]\nid = \"Zel\"\nnames = [\"x\"]\n"), "invalid asset id"),
-        ("duplicate asset id", |d| append(d, "[[asset]]\nid = \"zelnorib\"\nnames = [\"x\"]\n"), "duplicate asset id"),
-        ("empty portfolio", |d| std::fs::write(d.join("portfolio.toml"), "# nothing\n").unwrap(), "no [[asset]] entries"),
+        (
+            "asset id with slash",
+            |d| append(d, "[[asset]]\nid = \"a/b\"\nnames = [\"x\"]\n"),
+            "invalid asset id",
+        ),
+        (
+            "asset id with dots",
+            |d| append(d, "[[asset]]\nid = \"..\"\nnames = [\"x\"]\n"),
+            "invalid asset id",
+        ),
+        (
+            "asset id upper case",
+            |d| append(d, "[[asset]]\nid = \"Zel\"\nnames = [\"x\"]\n"),
+            "invalid asset id",
+        ),
+        (
+            "duplicate asset id",
+            |d| append(d, "[[asset]]\nid = \"zelnorib\"\nnames = [\"x\"]\n"),
+            "duplicate asset id",
+        ),
+        (
+            "empty portfolio",
+            |d| std::fs::write(d.join("portfolio.toml"), "# nothing\n").unwrap(),
+            "no [[asset]] entries",
+        ),
     ];
     for (name, setup, want) in cases {
         let work = tempfile::tempdir().unwrap();
@@ -341,7 +557,10 @@ fn bad_input_fails_cleanly_and_writes_nothing() {
         assert_eq!(out.status.code(), Some(2), "{name}: {err}");
         assert!(err.contains(want), "{name}: {err}");
         assert_eq!(err.trim().lines().count(), 1, "{name}: not one line: {err}");
-        assert!(!lake.join("snapshots").exists(), "{name}: a manifest was written");
+        assert!(
+            !lake.join("snapshots").exists(),
+            "{name}: a manifest was written"
+        );
     }
 }
 
@@ -365,7 +584,10 @@ fn a_lake_that_cannot_be_opened_is_exit_2() {
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(2));
-        assert!(String::from_utf8_lossy(&out.stderr).contains("opening lake"), "{lake}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("opening lake"),
+            "{lake}"
+        );
     }
 }
 
@@ -375,7 +597,13 @@ fn concurrent_snapshots_into_one_lake_agree_and_leave_it_readable() {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let spawn = || {
         std::process::Command::new(assert_cmd::cargo::cargo_bin("dossier"))
-            .args(["--quiet", "--lake", lake.path().to_str().unwrap(), "snapshot", "--portfolio"])
+            .args([
+                "--quiet",
+                "--lake",
+                lake.path().to_str().unwrap(),
+                "snapshot",
+                "--portfolio",
+            ])
             .arg(fixtures.join("portfolio.toml"))
             .arg("--import")
             .arg(fixtures.join("import"))
@@ -394,7 +622,10 @@ fn concurrent_snapshots_into_one_lake_agree_and_leave_it_readable() {
         .collect();
     assert!(ids.windows(2).all(|w| w[0] == w[1]), "{ids:?}");
     // The lake reads back whole: every bundle verifies.
-    let n = sql_json(lake.path(), "SELECT count(DISTINCT asset_id) AS n FROM records");
+    let n = sql_json(
+        lake.path(),
+        "SELECT count(DISTINCT asset_id) AS n FROM records",
+    );
     assert_eq!(n[0]["n"], 3);
 }
 
@@ -402,18 +633,41 @@ fn concurrent_snapshots_into_one_lake_agree_and_leave_it_readable() {
 fn a_snapshot_interrupted_before_its_manifest_is_invisible_and_a_rerun_completes_it() {
     let lake = tempfile::tempdir().unwrap();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let (id, _) = snapshot(lake.path(), &fixtures.join("portfolio.toml"), &fixtures.join("import"));
+    let (id, _) = snapshot(
+        lake.path(),
+        &fixtures.join("portfolio.toml"),
+        &fixtures.join("import"),
+    );
     // Simulate a crash after the objects were written: drop the manifest and pointer.
     std::fs::remove_file(lake.path().join(format!("snapshots/{id}.json"))).unwrap();
     std::fs::remove_file(lake.path().join("snapshots/latest")).unwrap();
     let out = dossier()
-        .args(["--lake", lake.path().to_str().unwrap(), "sql", "SELECT count(*) FROM records"])
+        .args([
+            "--lake",
+            lake.path().to_str().unwrap(),
+            "sql",
+            "SELECT count(*) FROM records",
+        ])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2), "no snapshot is visible without its manifest");
-    let (again, _) = snapshot(lake.path(), &fixtures.join("portfolio.toml"), &fixtures.join("import"));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "no snapshot is visible without its manifest"
+    );
+    let (again, _) = snapshot(
+        lake.path(),
+        &fixtures.join("portfolio.toml"),
+        &fixtures.join("import"),
+    );
     assert_eq!(again, id);
-    assert_eq!(sql_json(lake.path(), "SELECT count(DISTINCT asset_id) AS n FROM records")[0]["n"], 3);
+    assert_eq!(
+        sql_json(
+            lake.path(),
+            "SELECT count(DISTINCT asset_id) AS n FROM records"
+        )[0]["n"],
+        3
+    );
 }
 
 #[test]
@@ -432,10 +686,18 @@ fn a_seer_table_with_a_sidecar_is_placed_and_its_inner_json_is_searchable() {
     );
     std::fs::write(work.path().join("portfolio.toml"), portfolio).unwrap();
     let lake = work.path().join("lake");
-    let (id, _) = snapshot(&lake, &work.path().join("portfolio.toml"), &work.path().join("import"));
+    let (id, _) = snapshot(
+        &lake,
+        &work.path().join("portfolio.toml"),
+        &work.path().join("import"),
+    );
     let m = manifest(&lake, &id);
     assert_eq!(m["assets"]["imatinib"]["families"]["epi"]["status"], "ok");
-    assert_eq!(m["unplaced"].as_array().unwrap().len(), 1, "only the site catalog stays unplaced");
+    assert_eq!(
+        m["unplaced"].as_array().unwrap().len(),
+        1,
+        "only the site catalog stays unplaced"
+    );
     // The payload is a JSON string holding JSON: its inner values are fields of their own.
     let hit = sql_json(
         &lake,

@@ -35,7 +35,9 @@ const INDICATIONS: [&str; 5] = [
 
 /// A cheap deterministic pseudo-random number for asset `i`, salt `s`.
 fn num(i: usize, s: usize) -> usize {
-    let mut x = (i as u64).wrapping_mul(6364136223846793005).wrapping_add((s as u64).wrapping_mul(1442695040888963407));
+    let mut x = (i as u64)
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add((s as u64).wrapping_mul(1442695040888963407));
     x ^= x >> 33;
     x = x.wrapping_mul(0xff51afd7ed558ccd);
     (x >> 20) as usize
@@ -44,7 +46,12 @@ fn num(i: usize, s: usize) -> usize {
 fn name(i: usize) -> String {
     const A: [&str; 8] = ["zel", "quor", "vel", "tra", "mor", "lin", "dex", "ober"];
     const B: [&str; 8] = ["ano", "ivi", "eta", "oxa", "umi", "ara", "ope", "ile"];
-    format!("{}{}{}", A[i % 8], B[(i / 8) % 8], ["rib", "mab", "tide", "stat"][i % 4]) + &format!("{i}")
+    format!(
+        "{}{}{}",
+        A[i % 8],
+        B[(i / 8) % 8],
+        ["rib", "mab", "tide", "stat"][i % 4]
+    ) + &format!("{i}")
 }
 
 fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
@@ -82,7 +89,7 @@ fn study(i: usize, nct: &str, drug: &str) -> serde_json::Value {
         },
         "resultsSection": {"outcomeMeasuresModule": {"outcomeMeasures": measures}},
         "derivedSection": {"miscInfoModule": {"versionHolder": "2025-11-30"}},
-        "hasResults": i % 7 != 0
+        "hasResults": !i.is_multiple_of(7)
     })
 }
 
@@ -118,7 +125,12 @@ fn pubmed(i: usize, nct: &str, drug: &str) -> String {
 <ChemicalList><Chemical><NameOfSubstance UI=\"C0\">{drug}</NameOfSubstance></Chemical></ChemicalList></MedlineCitation></PubmedArticle>\n</PubmedArticleSet>\n",
         90_000_000 + i,
         INDICATIONS[i % 5],
-        format!("The response rate was {}% with {drug} and {}% with placebo (P&lt;0.001). ", num(i, 7) % 80, num(i, 8) % 30).repeat(8)
+        format!(
+            "The response rate was {}% with {drug} and {}% with placebo (P&lt;0.001). ",
+            num(i, 7) % 80,
+            num(i, 8) % 30
+        )
+        .repeat(8)
     );
     s
 }
@@ -131,10 +143,18 @@ fn companyfacts(c: usize) -> serde_json::Value {
                    "filed": format!("{}-02-{:02}", 2016 + q / 4, 1 + q % 28)})
         })
         .collect();
-    let concepts = ["Revenues", "ResearchAndDevelopmentExpense", "NetIncomeLoss", "CashAndCashEquivalentsAtCarryingValue"];
+    let concepts = [
+        "Revenues",
+        "ResearchAndDevelopmentExpense",
+        "NetIncomeLoss",
+        "CashAndCashEquivalentsAtCarryingValue",
+    ];
     let mut gaap = serde_json::Map::new();
     for k in concepts {
-        gaap.insert(k.into(), json!({"label": k, "description": "Synthetic concept.", "units": {"USD": facts}}));
+        gaap.insert(
+            k.into(),
+            json!({"label": k, "description": "Synthetic concept.", "units": {"USD": facts}}),
+        );
     }
     json!({"cik": 9_000_000 + c, "entityName": format!("SPONSOR {c} INC"), "facts": {"us-gaap": gaap}})
 }
@@ -153,12 +173,25 @@ fn main() -> anyhow::Result<()> {
             9_000_000 + i / 3,
             INDICATIONS[i % 5]
         );
-        write(&imp.join(format!("ctgov/{nct}.json")), &serde_json::to_vec_pretty(&study(i, &nct, &drug))?)?;
-        write(&imp.join(format!("fda_label/{drug}.json")), &serde_json::to_vec_pretty(&label(i, &drug))?)?;
-        write(&imp.join(format!("pubmed/{drug}.xml")), pubmed(i, &nct, &drug).as_bytes())?;
+        write(
+            &imp.join(format!("ctgov/{nct}.json")),
+            &serde_json::to_vec_pretty(&study(i, &nct, &drug))?,
+        )?;
+        write(
+            &imp.join(format!("fda_label/{drug}.json")),
+            &serde_json::to_vec_pretty(&label(i, &drug))?,
+        )?;
+        write(
+            &imp.join(format!("pubmed/{drug}.xml")),
+            pubmed(i, &nct, &drug).as_bytes(),
+        )?;
         let page = format!(
             "<html><head><title>{drug} update</title></head><body><h1>{drug} update</h1>{}</body></html>",
-            format!("<p>{drug} met its primary endpoint with a {}% response rate.</p>", num(i, 11) % 90).repeat(20)
+            format!(
+                "<p>{drug} met its primary endpoint with a {}% response rate.</p>",
+                num(i, 11) % 90
+            )
+            .repeat(20)
         );
         write(&imp.join(format!("press/{drug}.html")), page.as_bytes())?;
         write(
@@ -166,7 +199,10 @@ fn main() -> anyhow::Result<()> {
             format!("url = \"https://press.example/{drug}\"\n").as_bytes(),
         )?;
         if i % 3 == 0 {
-            write(&imp.join(format!("sec/CIK{:010}.json", 9_000_000 + i / 3)), &serde_json::to_vec(&companyfacts(i / 3))?)?;
+            write(
+                &imp.join(format!("sec/CIK{:010}.json", 9_000_000 + i / 3)),
+                &serde_json::to_vec(&companyfacts(i / 3))?,
+            )?;
         }
     }
     write(&args.out.join("portfolio.toml"), portfolio.as_bytes())?;

@@ -13,7 +13,10 @@ use crate::portfolio::is_nct_id;
 use crate::text::{TextError, json, xml};
 
 pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {
-    let first = f.bytes.iter().find(|b| !b.is_ascii_whitespace() && **b != 0xEF && **b != 0xBB && **b != 0xBF);
+    let first = f
+        .bytes
+        .iter()
+        .find(|b| !b.is_ascii_whitespace() && **b != 0xEF && **b != 0xBB && **b != 0xBF);
     if first == Some(&b'<') {
         return parse_legacy_xml(f).map(|r| Parsed::Records(vec![r]));
     }
@@ -29,12 +32,22 @@ pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {
         let mut out = Vec::with_capacity(page.studies.len());
         for (i, raw) in page.studies.iter().enumerate() {
             let study = &doc["studies"][i];
-            out.push(v2_study(f, study, raw.get().as_bytes().to_vec(), &format!("studies[{i}]."))?);
+            out.push(v2_study(
+                f,
+                study,
+                raw.get().as_bytes().to_vec(),
+                &format!("studies[{i}]."),
+            )?);
         }
         return Ok(Parsed::Records(out));
     }
     if doc.get("protocolSection").is_some() {
-        return Ok(Parsed::Records(vec![v2_study(f, &doc, f.bytes.clone(), "")?]));
+        return Ok(Parsed::Records(vec![v2_study(
+            f,
+            &doc,
+            f.bytes.clone(),
+            "",
+        )?]));
     }
     Err(f.field_err(
         "protocolSection",
@@ -42,7 +55,12 @@ pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {
     ))
 }
 
-fn v2_study(f: &ImportFile, study: &Value, raw: Vec<u8>, at: &str) -> Result<crate::model::Record, ImportError> {
+fn v2_study(
+    f: &ImportFile,
+    study: &Value,
+    raw: Vec<u8>,
+    at: &str,
+) -> Result<crate::model::Record, ImportError> {
     let nct = study
         .pointer("/protocolSection/identificationModule/nctId")
         .and_then(Value::as_str)
@@ -74,7 +92,10 @@ fn v2_study(f: &ImportFile, study: &Value, raw: Vec<u8>, at: &str) -> Result<cra
             drug_names.extend(strings_at(i, &["/name", "/otherNames"]));
         }
     }
-    let mut organizations = strings_at(study, &["/protocolSection/sponsorCollaboratorsModule/leadSponsor/name"]);
+    let mut organizations = strings_at(
+        study,
+        &["/protocolSection/sponsorCollaboratorsModule/leadSponsor/name"],
+    );
     if let Some(cs) = study
         .pointer("/protocolSection/sponsorCollaboratorsModule/collaborators")
         .and_then(Value::as_array)
@@ -119,7 +140,10 @@ fn parse_legacy_xml(f: &ImportFile) -> Result<crate::model::Record, ImportError>
             .map(|l| l.text.trim().to_string())
             .collect()
     };
-    if leaves.first().is_some_and(|l| !l.path.starts_with("/clinical_study")) {
+    if leaves
+        .first()
+        .is_some_and(|l| !l.path.starts_with("/clinical_study"))
+    {
         return Err(f.text_err(TextError::Xml {
             position: 0,
             message: "root element is not <clinical_study>".into(),
@@ -128,9 +152,16 @@ fn parse_legacy_xml(f: &ImportFile) -> Result<crate::model::Record, ImportError>
     let nct = find("/clinical_study/id_info/nct_id")
         .into_iter()
         .find(|s| is_nct_id(s))
-        .ok_or_else(|| f.field_err("clinical_study/id_info/nct_id", "missing or not an NCT id: a study needs its key"))?
+        .ok_or_else(|| {
+            f.field_err(
+                "clinical_study/id_info/nct_id",
+                "missing or not an NCT id: a study needs its key",
+            )
+        })?
         .to_ascii_uppercase();
-    let has_results = leaves.iter().any(|l| l.path.starts_with("/clinical_study/clinical_results/"));
+    let has_results = leaves
+        .iter()
+        .any(|l| l.path.starts_with("/clinical_study/clinical_results/"));
     let cutoff = find("/clinical_study/last_update_posted")
         .into_iter()
         .chain(find("/clinical_study/lastchanged_date"))

@@ -38,7 +38,9 @@ pub enum ImportError {
         #[source]
         source: std::io::Error,
     },
-    #[error("{path}: unknown family folder {name:?} (expected one of: fda_label, ctgov, drugsfda, sec, pubmed, press, epi, icd10)")]
+    #[error(
+        "{path}: unknown family folder {name:?} (expected one of: fda_label, ctgov, drugsfda, sec, pubmed, press, epi, icd10)"
+    )]
     UnknownFamily { path: PathBuf, name: String },
     #[error("{path}: file outside a family folder (expected DIR/<family>/<file>)")]
     Stray { path: PathBuf },
@@ -139,8 +141,12 @@ impl ImportFile {
             content_sha256: sha256_hex(&draft.raw),
             record_key: draft.key,
             url: draft.url,
-            retrieved_at: meta.and_then(|m| m.retrieved_at.clone()).or(draft.retrieved_at),
-            cutoff_date: meta.and_then(|m| m.cutoff_date.clone()).or(draft.cutoff_date),
+            retrieved_at: meta
+                .and_then(|m| m.retrieved_at.clone())
+                .or(draft.retrieved_at),
+            cutoff_date: meta
+                .and_then(|m| m.cutoff_date.clone())
+                .or(draft.cutoff_date),
             title: meta.and_then(|m| m.title.clone()).or(draft.title),
             media_type: draft.media_type,
             origin: self.rel.clone(),
@@ -180,7 +186,9 @@ pub fn import_dir(dir: &Path, portfolio: &Portfolio) -> Result<Imported, ImportE
         ok.push(input?);
     }
     if ok.is_empty() {
-        return Err(ImportError::Empty { dir: dir.to_owned() });
+        return Err(ImportError::Empty {
+            dir: dir.to_owned(),
+        });
     }
     let bytes_read = ok.iter().map(|f| f.bytes.len() as u64).sum();
     let parsed: Vec<(String, Family, Result<Parsed, ImportError>)> = ok
@@ -195,15 +203,24 @@ pub fn import_dir(dir: &Path, portfolio: &Portfolio) -> Result<Imported, ImportE
     for (file, family, result) in parsed {
         match result? {
             Parsed::Records(rs) => out.records.extend(rs),
-            Parsed::Unplaced(reason) => out.unplaced.push(Unplaced { file, family, reason }),
+            Parsed::Unplaced(reason) => out.unplaced.push(Unplaced {
+                file,
+                family,
+                reason,
+            }),
         }
     }
     out.records.sort_by(|a, b| {
-        (a.family, &a.record_key, &a.content_sha256).cmp(&(b.family, &b.record_key, &b.content_sha256))
+        (a.family, &a.record_key, &a.content_sha256).cmp(&(
+            b.family,
+            &b.record_key,
+            &b.content_sha256,
+        ))
     });
     // The same bytes imported twice (two file names) are one record.
-    out.records
-        .dedup_by(|a, b| a.family == b.family && a.record_key == b.record_key && a.content_sha256 == b.content_sha256);
+    out.records.dedup_by(|a, b| {
+        a.family == b.family && a.record_key == b.record_key && a.content_sha256 == b.content_sha256
+    });
     Ok(out)
 }
 
@@ -254,7 +271,10 @@ fn walk(dir: &Path, push: &mut dyn FnMut(PathBuf)) -> Result<(), ImportError> {
     };
     for entry in std::fs::read_dir(dir).map_err(list_err)? {
         let path = entry.map_err(list_err)?.path();
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         if name.starts_with('.') || name.ends_with(SIDECAR_SUFFIX) {
             continue;
         }
@@ -267,7 +287,12 @@ fn walk(dir: &Path, push: &mut dyn FnMut(PathBuf)) -> Result<(), ImportError> {
     Ok(())
 }
 
-fn read_input(dir: &Path, family: Family, path: &Path, portfolio: &Portfolio) -> Result<ImportFile, ImportError> {
+fn read_input(
+    dir: &Path,
+    family: Family,
+    path: &Path,
+    portfolio: &Portfolio,
+) -> Result<ImportFile, ImportError> {
     let rel = path
         .strip_prefix(dir)
         .unwrap_or(path)
@@ -303,7 +328,12 @@ fn read_input(dir: &Path, family: Family, path: &Path, portfolio: &Portfolio) ->
     } else {
         portfolio.source_for(&rel).cloned()
     };
-    Ok(ImportFile { family, rel, bytes, meta })
+    Ok(ImportFile {
+        family,
+        rel,
+        bytes,
+        meta,
+    })
 }
 
 /// `20160829` → `2016-08-29`; anything else → `None`.

@@ -62,13 +62,14 @@ fn openfda_facets(v: &Value) -> Facets {
     Facets {
         drug_names: strings_at(
             v,
-            &["/openfda/brand_name", "/openfda/generic_name", "/openfda/substance_name"],
+            &[
+                "/openfda/brand_name",
+                "/openfda/generic_name",
+                "/openfda/substance_name",
+            ],
         ),
         organizations: strings_at(v, &["/openfda/manufacturer_name"]),
-        pharm_classes: strings_at(
-            v,
-            &["/openfda/pharm_class_epc", "/openfda/pharm_class_moa"],
-        ),
+        pharm_classes: strings_at(v, &["/openfda/pharm_class_epc", "/openfda/pharm_class_moa"]),
         ..Facets::default()
     }
 }
@@ -80,17 +81,27 @@ pub fn parse_labels(f: &ImportFile) -> Result<Parsed, ImportError> {
             .get("set_id")
             .and_then(Value::as_str)
             .filter(|s| !s.trim().is_empty())
-            .ok_or_else(|| f.field_err(&format!("results[{}].set_id", r.index), "missing: a label needs its key"))?;
+            .ok_or_else(|| {
+                f.field_err(
+                    &format!("results[{}].set_id", r.index),
+                    "missing: a label needs its key",
+                )
+            })?;
         let mut fields = Vec::new();
         json::leaves(v, "", &mut fields);
         let mut facets = openfda_facets(v);
         facets.indication_text = strings_at(v, &["/indications_and_usage"]).join("\n");
-        let title = strings_at(v, &["/openfda/brand_name", "/openfda/generic_name"]).into_iter().next();
+        let title = strings_at(v, &["/openfda/brand_name", "/openfda/generic_name"])
+            .into_iter()
+            .next();
         Ok(f.record(Draft {
             key: set_id.to_string(),
             url: format!("https://dailymed.nlm.nih.gov/dailymed/lookup.cfm?setid={set_id}"),
             retrieved_at: last_updated,
-            cutoff_date: v.get("effective_time").and_then(Value::as_str).and_then(compact_date),
+            cutoff_date: v
+                .get("effective_time")
+                .and_then(Value::as_str)
+                .and_then(compact_date),
             title,
             media_type: "application/json",
             raw: r.raw.get().as_bytes().to_vec(),
@@ -127,7 +138,9 @@ pub fn parse_drugsfda(f: &ImportFile) -> Result<Parsed, ImportError> {
                 }
             }
         }
-        facets.organizations.extend(strings_at(v, &["/sponsor_name"]));
+        facets
+            .organizations
+            .extend(strings_at(v, &["/sponsor_name"]));
         // The latest action date stated by the record is its version date.
         let cutoff = v
             .get("submissions")
@@ -137,7 +150,9 @@ pub fn parse_drugsfda(f: &ImportFile) -> Result<Parsed, ImportError> {
             .filter_map(|s| s.get("submission_status_date").and_then(Value::as_str))
             .filter_map(compact_date)
             .max();
-        let title = strings_at(v, &["/products/0/brand_name", "/openfda/brand_name"]).into_iter().next();
+        let title = strings_at(v, &["/products/0/brand_name", "/openfda/brand_name"])
+            .into_iter()
+            .next();
         Ok(f.record(Draft {
             key: appl.to_string(),
             url: format!(

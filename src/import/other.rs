@@ -20,7 +20,9 @@ fn no_url(f: &ImportFile) -> Parsed {
 }
 
 fn ext(rel: &str) -> String {
-    rel.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default()
+    rel.rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default()
 }
 
 pub fn parse_epi(f: &ImportFile) -> Result<Parsed, ImportError> {
@@ -58,15 +60,32 @@ pub fn parse_icd10(f: &ImportFile) -> Result<Parsed, ImportError> {
     let arr = doc
         .as_array()
         .filter(|a| a.len() >= 4 && a[0].is_u64() && a[1].is_array())
-        .ok_or_else(|| f.field_err("[0..3]", "not a Clinical Tables answer [total, codes, extra, display]"))?;
-    let display = arr[3].as_array().ok_or_else(|| f.field_err("[3]", "display rows are not an array"))?;
+        .ok_or_else(|| {
+            f.field_err(
+                "[0..3]",
+                "not a Clinical Tables answer [total, codes, extra, display]",
+            )
+        })?;
+    let display = arr[3]
+        .as_array()
+        .ok_or_else(|| f.field_err("[3]", "display rows are not an array"))?;
     let mut names = Vec::new();
     for (i, row) in display.iter().enumerate() {
         let cols = row
             .as_array()
             .filter(|c| c.iter().all(Value::is_string))
-            .ok_or_else(|| f.field_err(&format!("[3][{i}]"), "display row is not an array of strings"))?;
-        names.extend(cols.iter().skip(1).filter_map(Value::as_str).map(str::to_string));
+            .ok_or_else(|| {
+                f.field_err(
+                    &format!("[3][{i}]"),
+                    "display row is not an array of strings",
+                )
+            })?;
+        names.extend(
+            cols.iter()
+                .skip(1)
+                .filter_map(Value::as_str)
+                .map(str::to_string),
+        );
     }
     let mut fields = Vec::new();
     json::leaves(&doc, "", &mut fields);
@@ -75,7 +94,11 @@ pub fn parse_icd10(f: &ImportFile) -> Result<Parsed, ImportError> {
     };
     let terms = url::Url::parse(url)
         .ok()
-        .and_then(|u| u.query_pairs().find(|(k, _)| k == "terms").map(|(_, v)| v.into_owned()))
+        .and_then(|u| {
+            u.query_pairs()
+                .find(|(k, _)| k == "terms")
+                .map(|(_, v)| v.into_owned())
+        })
         .ok_or_else(|| f.field_err("url", format!("{url:?} has no terms= query parameter")))?;
     Ok(Parsed::Records(vec![f.record(Draft {
         url: format!(
@@ -106,28 +129,39 @@ pub fn parse_press(f: &ImportFile) -> Result<Parsed, ImportError> {
         }
         "txt" | "text" | "md" => {
             let fields = plain::passages(text);
-            let title = fields.first().map(|p| p.text.lines().next().unwrap_or_default().to_string());
+            let title = fields
+                .first()
+                .map(|p| p.text.lines().next().unwrap_or_default().to_string());
             (title, fields, "text/plain")
         }
         _ => {
-            return Err(f.field_err("file name", format!("press pages must be .html, .htm, .txt or .md, not .{e}")));
+            return Err(f.field_err(
+                "file name",
+                format!("press pages must be .html, .htm, .txt or .md, not .{e}"),
+            ));
         }
     };
     let Some(url) = f.meta_url() else {
         return Ok(no_url(f));
     };
-    Ok(Parsed::Records(vec![f.record(Draft {
-        key: url.to_string(),
-        url: url.to_string(),
-        retrieved_at: None,
-        cutoff_date: None,
-        title,
-        media_type,
-        raw: f.bytes.clone(),
-        facets: Facets {
-            indication_text: fields.iter().map(|x| x.text.as_str()).collect::<Vec<_>>().join("\n"),
-            ..Facets::default()
-        },
-        fields,
-    })]))
+    Ok(Parsed::Records(vec![
+        f.record(Draft {
+            key: url.to_string(),
+            url: url.to_string(),
+            retrieved_at: None,
+            cutoff_date: None,
+            title,
+            media_type,
+            raw: f.bytes.clone(),
+            facets: Facets {
+                indication_text: fields
+                    .iter()
+                    .map(|x| x.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                ..Facets::default()
+            },
+            fields,
+        }),
+    ]))
 }

@@ -13,14 +13,17 @@ pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {
     let doc = f.json()?;
     let cik = match doc.get("cik") {
         Some(Value::Number(n)) => n.as_u64().map(|n| format!("{n:010}")),
-        Some(Value::String(s)) if !s.is_empty() && s.len() <= 10 && s.bytes().all(|b| b.is_ascii_digit()) => {
+        Some(Value::String(s))
+            if !s.is_empty() && s.len() <= 10 && s.bytes().all(|b| b.is_ascii_digit()) =>
+        {
             Some(format!("{s:0>10}"))
         }
         Some(other) => return Err(f.field_err("cik", format!("not a CIK: {other}"))),
         None => None,
     };
     let (key, url, cutoff, cik) = if doc.get("facts").is_some() {
-        let cik = cik.ok_or_else(|| f.field_err("cik", "missing: companyfacts need the filer's CIK"))?;
+        let cik =
+            cik.ok_or_else(|| f.field_err("cik", "missing: companyfacts need the filer's CIK"))?;
         (
             format!("CIK{cik}"),
             format!("https://data.sec.gov/api/xbrl/companyfacts/CIK{cik}.json"),
@@ -28,7 +31,8 @@ pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {
             cik,
         )
     } else if doc.get("filings").is_some() {
-        let cik = cik.ok_or_else(|| f.field_err("cik", "missing: submissions need the filer's CIK"))?;
+        let cik =
+            cik.ok_or_else(|| f.field_err("cik", "missing: submissions need the filer's CIK"))?;
         (
             format!("CIK{cik}-submissions"),
             format!("https://data.sec.gov/submissions/CIK{cik}.json"),
@@ -54,7 +58,9 @@ pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {
     };
     let mut fields = Vec::new();
     json::leaves(&doc, "", &mut fields);
-    let title = strings_at(&doc, &["/entityName", "/name"]).into_iter().next();
+    let title = strings_at(&doc, &["/entityName", "/name"])
+        .into_iter()
+        .next();
     Ok(Parsed::Records(vec![f.record(Draft {
         key,
         url,
@@ -77,7 +83,12 @@ fn latest_filed(doc: &Value) -> Option<String> {
     let mut best: Option<&str> = None;
     for taxonomy in doc.get("facts")?.as_object()?.values() {
         for concept in taxonomy.as_object().into_iter().flat_map(|m| m.values()) {
-            for facts in concept.get("units").and_then(Value::as_object).into_iter().flat_map(|m| m.values()) {
+            for facts in concept
+                .get("units")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flat_map(|m| m.values())
+            {
                 for fact in facts.as_array().into_iter().flatten() {
                     if let Some(d) = fact.get("filed").and_then(Value::as_str)
                         && best.is_none_or(|b| d > b)
@@ -92,7 +103,11 @@ fn latest_filed(doc: &Value) -> Option<String> {
 }
 
 fn max_str(v: Option<&Value>) -> Option<String> {
-    v?.as_array()?.iter().filter_map(Value::as_str).max().map(str::to_string)
+    v?.as_array()?
+        .iter()
+        .filter_map(Value::as_str)
+        .max()
+        .map(str::to_string)
 }
 
 /// `sec/CIK0000078003_pfizer-submissions-001.json` → `CIK0000078003-submissions-001`:
@@ -100,9 +115,14 @@ fn max_str(v: Option<&Value>) -> Option<String> {
 fn page_stem(rel: &str) -> Option<String> {
     let name = rel.rsplit('/').next()?;
     let stem = name.strip_suffix(".json")?;
-    let cik = stem.strip_prefix("CIK").filter(|s| s.len() >= 10)?.get(..10)?;
+    let cik = stem
+        .strip_prefix("CIK")
+        .filter(|s| s.len() >= 10)?
+        .get(..10)?;
     let (_, page) = stem.rsplit_once("-submissions-")?;
-    let ok = cik.bytes().all(|b| b.is_ascii_digit()) && !page.is_empty() && page.bytes().all(|b| b.is_ascii_digit());
+    let ok = cik.bytes().all(|b| b.is_ascii_digit())
+        && !page.is_empty()
+        && page.bytes().all(|b| b.is_ascii_digit());
     ok.then(|| format!("CIK{cik}-submissions-{page}"))
 }
 

@@ -6,7 +6,8 @@ use scraper::{ElementRef, Html, Selector};
 
 use crate::model::TextField;
 
-const BLOCKS: &str = "title, h1, h2, h3, h4, h5, h6, p, li, td, th, dt, dd, blockquote, pre, figcaption, caption";
+const BLOCKS: &str =
+    "title, h1, h2, h3, h4, h5, h6, p, li, td, th, dt, dd, blockquote, pre, figcaption, caption";
 
 /// The page title (if any) and its block texts.
 pub fn leaves(source: &str) -> (Option<String>, Vec<TextField>) {
@@ -77,7 +78,10 @@ mod tests {
         let (title, f) = leaves(page);
         assert_eq!(title.as_deref(), Some("Acme news"));
         let texts: Vec<&str> = f.iter().map(|x| x.text.as_str()).collect();
-        assert_eq!(texts, vec!["Acme news", "Phase 3 met its primary endpoint.", "ORR 42%"]);
+        assert_eq!(
+            texts,
+            vec!["Acme news", "Phase 3 met its primary endpoint.", "ORR 42%"]
+        );
         assert_eq!(f[2].locator, "html:/html[1]/body[1]/p[2]");
     }
 }

@@ -103,14 +103,10 @@ mod tests {
 
     #[test]
     fn strings_numbers_and_escaped_keys() {
-        let v: Value = serde_json::from_str(
-            r#"{"a/b":{"x~y":["≥ 18 years", 42, 18.4, true, null, ""]}}"#,
-        )
-        .unwrap();
-        let got: Vec<(String, String)> = all(&v)
-            .into_iter()
-            .map(|f| (f.locator, f.text))
-            .collect();
+        let v: Value =
+            serde_json::from_str(r#"{"a/b":{"x~y":["≥ 18 years", 42, 18.4, true, null, ""]}}"#)
+                .unwrap();
+        let got: Vec<(String, String)> = all(&v).into_iter().map(|f| (f.locator, f.text)).collect();
         assert_eq!(
             got,
             vec![
@@ -136,7 +132,10 @@ mod tests {
         assert_eq!(f.len(), 2);
         assert_eq!(f[1].locator, "!json/data/k/0/1");
         assert_eq!(f[1].text, "17.98");
-        assert_eq!(resolve(&v, "!json/data/k/0/1").unwrap().as_str(), Some("17.98"));
+        assert_eq!(
+            resolve(&v, "!json/data/k/0/1").unwrap().as_str(),
+            Some("17.98")
+        );
         // Text that merely starts with a brace stays text.
         let t = Value::String("{not json} but prose".into());
         assert_eq!(all(&t)[0].text, "{not json} but prose");

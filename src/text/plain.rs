@@ -44,7 +44,12 @@ pub fn csv_cells(bytes: &[u8]) -> Result<(Vec<String>, Vec<TextField>), TextErro
     let csv_err = |e: csv::Error| TextError::Csv {
         message: crate::portfolio::one_line(&e.to_string()),
     };
-    let header: Vec<String> = reader.headers().map_err(csv_err)?.iter().map(str::to_string).collect();
+    let header: Vec<String> = reader
+        .headers()
+        .map_err(csv_err)?
+        .iter()
+        .map(str::to_string)
+        .collect();
     let mut out = Vec::new();
     for (row, rec) in reader.records().enumerate() {
         let rec = rec.map_err(csv_err)?;
@@ -72,7 +77,10 @@ mod tests {
         assert_eq!(p.len(), 3);
         for f in &p {
             let (a, b) = f.locator["bytes:".len()..].split_once('-').unwrap();
-            assert_eq!(&src[a.parse::<usize>().unwrap()..b.parse::<usize>().unwrap()], f.text);
+            assert_eq!(
+                &src[a.parse::<usize>().unwrap()..b.parse::<usize>().unwrap()],
+                f.text
+            );
         }
         assert_eq!(p[1].text, "First para\nstill first.");
     }

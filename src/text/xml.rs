@@ -25,7 +25,11 @@ impl XmlLeaf {
     pub fn into_field(self) -> TextField {
         TextField {
             locator: self.locator,
-            kind: if self.attribute { "attribute" } else { "element" },
+            kind: if self.attribute {
+                "attribute"
+            } else {
+                "element"
+            },
             text: self.text,
         }
     }
@@ -103,7 +107,9 @@ pub fn leaves(bytes: &[u8]) -> Result<Vec<XmlLeaf>, TextError> {
                 }
             }
             Event::End(_) => {
-                let frame = stack.pop().ok_or_else(|| xml_err(&reader, "unexpected end tag"))?;
+                let frame = stack
+                    .pop()
+                    .ok_or_else(|| xml_err(&reader, "unexpected end tag"))?;
                 if frame.direct {
                     out.push(XmlLeaf {
                         locator: locator.clone(),
@@ -182,10 +188,8 @@ pub fn child_spans(bytes: &[u8], name: &str) -> Result<Vec<Range<usize>>, TextEr
                     start = Some(before);
                 }
             }
-            Event::Empty(e) => {
-                if depth == 1 && e.name().as_ref() == name.as_bytes() {
-                    spans.push(before..reader.buffer_position() as usize);
-                }
+            Event::Empty(e) if depth == 1 && e.name().as_ref() == name.as_bytes() => {
+                spans.push(before..reader.buffer_position() as usize);
             }
             Event::End(_) => {
                 if depth == 2
@@ -211,7 +215,10 @@ mod tests {
         let xml = br#"<?xml version="1.0"?>
 <set><a n="1 &amp; 2"><t>BRAF <i>V600E</i> &lt; 5&#215;</t><t>second</t></a><a/></set>"#;
         let got = leaves(xml).unwrap();
-        let pairs: Vec<(&str, &str)> = got.iter().map(|l| (l.locator.as_str(), l.text.as_str())).collect();
+        let pairs: Vec<(&str, &str)> = got
+            .iter()
+            .map(|l| (l.locator.as_str(), l.text.as_str()))
+            .collect();
         assert_eq!(
             pairs,
             vec![
@@ -226,8 +233,18 @@ mod tests {
 
     #[test]
     fn malformed_documents_are_errors() {
-        for bad in [&b"<a><b></a>"[..], b"<a>", b"", b"<a></a><b></b>", b"<a x='1' x='2'/>"] {
-            assert!(leaves(bad).is_err(), "{:?} accepted", String::from_utf8_lossy(bad));
+        for bad in [
+            &b"<a><b></a>"[..],
+            b"<a>",
+            b"",
+            b"<a></a><b></b>",
+            b"<a x='1' x='2'/>",
+        ] {
+            assert!(
+                leaves(bad).is_err(),
+                "{:?} accepted",
+                String::from_utf8_lossy(bad)
+            );
         }
     }
 
