@@ -184,3 +184,43 @@ pub async fn load(lake: &Lake, id_or_latest: &str) -> Result<(Hash256, SnapshotM
     })?;
     Ok((id, manifest))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixtures() -> std::path::PathBuf {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+    }
+
+    #[tokio::test]
+    async fn write_then_load_on_a_memory_lake_and_refuse_a_tampered_manifest() {
+        let lake = Lake::open("memory://").unwrap();
+        let portfolio = Portfolio::load(&fixtures().join("portfolio.toml")).unwrap();
+        let out = snapshot_import(&lake, &portfolio, &fixtures().join("import"))
+            .await
+            .unwrap();
+        let (id, m) = load(&lake, "latest").await.unwrap();
+        assert_eq!(id, out.id);
+        assert_eq!(m, out.manifest);
+        // Every bundle the manifest names is there and verifies.
+        for entry in m.assets.values() {
+            lake.get_object(&entry.bundle).await.unwrap();
+        }
+        lake.get_object(&m.sources_bundle).await.unwrap();
+        // Writing again is idempotent and gives the same id.
+        let again = snapshot_import(&lake, &portfolio, &fixtures().join("import"))
+            .await
+            .unwrap();
+        assert_eq!(again.id, id);
+        // A manifest edited in place no longer matches its name.
+        let key = SnapshotManifest::key(&id);
+        let mut bytes = lake.get(&key).await.unwrap().to_vec();
+        let pos = bytes.iter().position(|b| *b == b'z').unwrap();
+        bytes[pos] = b'y';
+        lake.put_overwrite(&key, Bytes::from(bytes)).await.unwrap();
+        let err = load(&lake, id.as_str()).await.unwrap_err();
+        assert!(err.is_corrupt(), "{err}");
+        assert!(load(&lake, "not-a-hash").await.is_err());
+    }
+}
