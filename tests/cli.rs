@@ -465,86 +465,105 @@ fn sql_formats_csv_and_table() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
+/// One way to break an input tree.
+enum Edit {
+    Write(&'static str, &'static str),
+    Mkdir(&'static str),
+    AppendPortfolio(&'static str),
+    ReplacePortfolio(&'static str),
+}
+
+impl Edit {
+    fn apply(&self, dir: &Path) {
+        let portfolio = dir.join("portfolio.toml");
+        match self {
+            Edit::Write(rel, text) => std::fs::write(dir.join(rel), text).unwrap(),
+            Edit::Mkdir(rel) => std::fs::create_dir_all(dir.join(rel)).unwrap(),
+            Edit::AppendPortfolio(text) => {
+                let s = std::fs::read_to_string(&portfolio).unwrap() + text;
+                std::fs::write(portfolio, s).unwrap();
+            }
+            Edit::ReplacePortfolio(text) => std::fs::write(portfolio, text).unwrap(),
+        }
+    }
+}
+
 /// Each case: a broken import or portfolio must exit 2 with one line naming the
 /// file and field, and leave no manifest behind.
 #[test]
 fn bad_input_fails_cleanly_and_writes_nothing() {
+    use Edit::*;
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    type Setup = fn(&Path);
-    let cases: Vec<(&str, Setup, &str)> = vec![
+    let cases = [
         (
             "malformed json",
-            |d| std::fs::write(d.join("import/ctgov/bad.json"), "{\"protocolSection\": {").unwrap(),
+            Write("import/ctgov/bad.json", "{\"protocolSection\": {"),
             "ctgov/bad.json",
         ),
         (
             "malformed xml",
-            |d| {
-                std::fs::write(
-                    d.join("import/pubmed/bad.xml"),
-                    "<PubmedArticleSet><PubmedArticle>",
-                )
-                .unwrap()
-            },
+            Write("import/pubmed/bad.xml", "<PubmedArticleSet><PubmedArticle>"),
             "pubmed/bad.xml",
         ),
         (
             "unknown family",
-            |d| std::fs::create_dir_all(d.join("import/tweets")).unwrap(),
+            Mkdir("import/tweets"),
             "unknown family folder \"tweets\"",
         ),
         (
             "record without key",
-            |d| {
-                std::fs::write(
-                    d.join("import/fda_label/nokey.json"),
-                    r#"{"results":[{"openfda":{}}]}"#,
-                )
-                .unwrap()
-            },
+            Write(
+                "import/fda_label/nokey.json",
+                r#"{"results":[{"openfda":{}}]}"#,
+            ),
             "fda_label/nokey.json: field `results[0].set_id`",
         ),
         (
             "study without nct id",
-            |d| {
-                std::fs::write(
-                    d.join("import/ctgov/nokey.json"),
-                    r#"{"protocolSection":{"identificationModule":{}}}"#,
-                )
-                .unwrap()
-            },
+            Write(
+                "import/ctgov/nokey.json",
+                r#"{"protocolSection":{"identificationModule":{}}}"#,
+            ),
             "protocolSection.identificationModule.nctId",
         ),
         (
             "asset id with slash",
-            |d| append(d, "[[asset]]\nid = \"a/b\"\nnames = [\"x\"]\n"),
+            AppendPortfolio("[[asset]]\nid = \"a/b\"\nnames = [\"x\"]\n"),
             "invalid asset id",
         ),
         (
             "asset id with dots",
-            |d| append(d, "[[asset]]\nid = \"..\"\nnames = [\"x\"]\n"),
+            AppendPortfolio("[[asset]]\nid = \"..\"\nnames = [\"x\"]\n"),
             "invalid asset id",
         ),
         (
             "asset id upper case",
-            |d| append(d, "[[asset]]\nid = \"Zel\"\nnames = [\"x\"]\n"),
+            AppendPortfolio("[[asset]]\nid = \"Zel\"\nnames = [\"x\"]\n"),
             "invalid asset id",
         ),
         (
             "duplicate asset id",
-            |d| append(d, "[[asset]]\nid = \"zelnorib\"\nnames = [\"x\"]\n"),
+            AppendPortfolio("[[asset]]\nid = \"zelnorib\"\nnames = [\"x\"]\n"),
             "duplicate asset id",
         ),
         (
             "empty portfolio",
-            |d| std::fs::write(d.join("portfolio.toml"), "# nothing\n").unwrap(),
+            ReplacePortfolio("# nothing\n"),
             "no [[asset]] entries",
         ),
+        (
+            "bad sidecar",
+            Write(
+                "import/epi/cml_incidence_seer_style.csv.source.toml",
+                "url = 3\n",
+            ),
+            "sidecar",
+        ),
     ];
-    for (name, setup, want) in cases {
+    for (name, edit, want) in cases {
         let work = tempfile::tempdir().unwrap();
         copy_dir(&fixtures, work.path());
-        setup(work.path());
+        edit.apply(work.path());
         let lake = work.path().join("lake");
         let out = dossier()
             .args(["--lake", lake.to_str().unwrap(), "snapshot", "--portfolio"])
@@ -562,13 +581,6 @@ fn bad_input_fails_cleanly_and_writes_nothing() {
             "{name}: a manifest was written"
         );
     }
-}
-
-fn append(dir: &Path, text: &str) {
-    let p = dir.join("portfolio.toml");
-    let mut s = std::fs::read_to_string(&p).unwrap();
-    s.push_str(text);
-    std::fs::write(p, s).unwrap();
 }
 
 #[test]
