@@ -34,23 +34,45 @@ fn snapshot(lake: &Path, portfolio: &Path, import: &Path) -> (String, String) {
     (id, stderr)
 }
 
+/// A fresh lake holding a snapshot of the real corpus.
+fn real_snapshot() -> tempfile::TempDir {
+    let lake = tempfile::tempdir().unwrap();
+    snapshot(
+        lake.path(),
+        &Path::new(REAL).join("portfolio.toml"),
+        &real_import(),
+    );
+    lake
+}
+
+/// A fresh lake holding a snapshot of the demo fixtures.
+fn fixture_snapshot() -> tempfile::TempDir {
+    let lake = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    snapshot(
+        lake.path(),
+        &fixtures.join("portfolio.toml"),
+        &fixtures.join("import"),
+    );
+    lake
+}
+
+/// `dossier --lake LAKE sql ARGS...`.
+fn sql(lake: &Path, args: &[&str]) -> std::process::Output {
+    dossier()
+        .args(["--lake", lake.to_str().unwrap(), "sql"])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 fn manifest(lake: &Path, id: &str) -> Value {
     let bytes = std::fs::read(lake.join("snapshots").join(format!("{id}.json"))).unwrap();
     serde_json::from_slice(&bytes).unwrap()
 }
 
 fn sql_json(lake: &Path, query: &str) -> Vec<Value> {
-    let out = dossier()
-        .args([
-            "--lake",
-            lake.to_str().unwrap(),
-            "sql",
-            query,
-            "--format",
-            "json",
-        ])
-        .output()
-        .unwrap();
+    let out = sql(lake, &[query, "--format", "json"]);
     assert!(
         out.status.success(),
         "{}",
@@ -179,12 +201,7 @@ fn real_corpus_imports_with_the_expected_records_and_statuses() {
 
 #[test]
 fn raw_bytes_in_bundles_match_the_source_slices() {
-    let lake = tempfile::tempdir().unwrap();
-    snapshot(
-        lake.path(),
-        &Path::new(REAL).join("portfolio.toml"),
-        &real_import(),
-    );
+    let lake = real_snapshot();
     let rows = sql_json(
         lake.path(),
         "SELECT record_key, content_sha256, raw_bytes FROM records WHERE asset_id = 'certolizumab' ORDER BY cutoff_date",
@@ -207,12 +224,7 @@ fn raw_bytes_in_bundles_match_the_source_slices() {
 
 #[test]
 fn competitor_rows_are_trimmed_and_the_sources_object_keeps_every_record_whole() {
-    let lake = tempfile::tempdir().unwrap();
-    snapshot(
-        lake.path(),
-        &Path::new(REAL).join("portfolio.toml"),
-        &real_import(),
-    );
+    let lake = real_snapshot();
     // Tirzepatide and semaglutide share the GLP-1 class: each rides in the other's bundle.
     let comp = sql_json(
         lake.path(),
@@ -394,13 +406,7 @@ fn demo_runs_offline_and_covers_every_family() {
 
 #[test]
 fn a_tampered_bundle_is_refused_with_exit_2_naming_the_object() {
-    let lake = tempfile::tempdir().unwrap();
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    snapshot(
-        lake.path(),
-        &fixtures.join("portfolio.toml"),
-        &fixtures.join("import"),
-    );
+    let lake = fixture_snapshot();
     let (name, bytes) = bundle_files(lake.path()).into_iter().next().unwrap();
     let path = lake
         .path()
@@ -408,15 +414,7 @@ fn a_tampered_bundle_is_refused_with_exit_2_naming_the_object() {
         .join(&name[..2])
         .join(&name);
     std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap(); // truncated
-    let out = dossier()
-        .args([
-            "--lake",
-            lake.path().to_str().unwrap(),
-            "sql",
-            "SELECT count(*) FROM records",
-        ])
-        .output()
-        .unwrap();
+    let out = sql(lake.path(), &["SELECT count(*) FROM records"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains(&name) && err.contains("corrupt"), "{err}");
@@ -424,44 +422,17 @@ fn a_tampered_bundle_is_refused_with_exit_2_naming_the_object() {
 
 #[test]
 fn sql_formats_csv_and_table() {
-    let lake = tempfile::tempdir().unwrap();
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    snapshot(
-        lake.path(),
-        &fixtures.join("portfolio.toml"),
-        &fixtures.join("import"),
-    );
+    let lake = fixture_snapshot();
     let q =
         "SELECT record_key, cutoff_date FROM catalog WHERE family = 'ctgov' ORDER BY record_key";
-    let csv = dossier()
-        .args([
-            "--lake",
-            lake.path().to_str().unwrap(),
-            "sql",
-            q,
-            "--format",
-            "csv",
-        ])
-        .output()
-        .unwrap();
+    let csv = sql(lake.path(), &[q, "--format", "csv"]);
     assert_eq!(
         String::from_utf8_lossy(&csv.stdout),
         "record_key,cutoff_date\nNCT09000001,2026-02-13\nNCT09000002,2026-05-22\nNCT09000003,2026-02-27\n"
     );
-    let table = dossier()
-        .args(["--lake", lake.path().to_str().unwrap(), "sql", q])
-        .output()
-        .unwrap();
+    let table = sql(lake.path(), &[q]);
     assert!(String::from_utf8_lossy(&table.stdout).contains("| NCT09000003 | 2026-02-27  |"));
-    let bad = dossier()
-        .args([
-            "--lake",
-            lake.path().to_str().unwrap(),
-            "sql",
-            "SELECT nope FROM catalog",
-        ])
-        .output()
-        .unwrap();
+    let bad = sql(lake.path(), &["SELECT nope FROM catalog"]);
     assert_eq!(bad.status.code(), Some(2));
 }
 
@@ -653,15 +624,7 @@ fn a_snapshot_interrupted_before_its_manifest_is_invisible_and_a_rerun_completes
     // Simulate a crash after the objects were written: drop the manifest and pointer.
     std::fs::remove_file(lake.path().join(format!("snapshots/{id}.json"))).unwrap();
     std::fs::remove_file(lake.path().join("snapshots/latest")).unwrap();
-    let out = dossier()
-        .args([
-            "--lake",
-            lake.path().to_str().unwrap(),
-            "sql",
-            "SELECT count(*) FROM records",
-        ])
-        .output()
-        .unwrap();
+    let out = sql(lake.path(), &["SELECT count(*) FROM records"]);
     assert_eq!(
         out.status.code(),
         Some(2),
