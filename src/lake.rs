@@ -119,6 +119,22 @@ impl Lake {
         })
     }
 
+    /// Opens a lake for reading: like [`Lake::open`], but a local directory must exist
+    /// (a typo in `--lake` is an error, not a new empty lake).
+    pub fn open_existing(url: &str) -> Result<Lake, LakeError> {
+        let local = Url::parse(url)
+            .ok()
+            .filter(|u| u.scheme().len() > 1)
+            .is_none();
+        if local && !std::path::Path::new(url).is_dir() {
+            return Err(LakeError::Open {
+                url: url.to_string(),
+                message: "no such directory".into(),
+            });
+        }
+        Lake::open(url)
+    }
+
     fn open_local(path: &std::path::Path, url: &str) -> Result<Lake, LakeError> {
         let open_err = |message: String| LakeError::Open {
             url: url.to_string(),
@@ -317,6 +333,14 @@ mod tests {
     async fn local_store_conforms() {
         let dir = tempfile::tempdir().unwrap();
         conformance(Lake::open(dir.path().join("lake").to_str().unwrap()).unwrap()).await;
+    }
+
+    #[test]
+    fn reading_a_missing_local_lake_does_not_create_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("typo");
+        assert!(Lake::open_existing(missing.to_str().unwrap()).is_err());
+        assert!(!missing.exists());
     }
 
     #[test]

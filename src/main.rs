@@ -124,7 +124,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     q
                 }
             };
-            let lake = Lake::open(&cli.lake)?;
+            let lake = Lake::open_existing(&cli.lake)?;
             let ctx = sql::context(&lake, &snapshot, sql::needs_bundles(&query)).await?;
             let batches = sql::run(&ctx, &query).await?;
             print!("{}", sql::render(&batches, format)?);
