@@ -5,8 +5,11 @@
 //! the lake's tables with DataFusion. See README.md, "Architecture".
 
 pub mod bundle;
+pub mod claims;
 pub mod demo;
 pub mod error;
+pub mod evidence;
+pub mod gates;
 pub mod import;
 pub mod lake;
 pub mod manifest;
@@ -17,6 +20,7 @@ pub mod snapshot;
 pub mod sql;
 pub mod tables;
 pub mod text;
+pub mod verify;
 
 pub use error::Error;
 

@@ -54,6 +54,16 @@ enum Command {
         #[arg(long, default_value = "latest")]
         snapshot: String,
     },
+    /// Run the gates on claims from anywhere; one verdict line per claim.
+    /// Exit 1 if any claim is rejected, 2 on errors.
+    Verify {
+        /// A snapshot id or `latest`.
+        #[arg(long)]
+        snapshot: String,
+        /// Claims as JSON Lines (`-` for stdin).
+        #[arg(long)]
+        claims: PathBuf,
+    },
     /// The pipeline on the bundled fixtures, offline, into a fresh lake.
     Demo {
         #[arg(long, default_value_os_t = demo::default_fixtures())]
@@ -130,6 +140,31 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             print!("{}", sql::render(&batches, format)?);
             if format == Format::Table {
                 println!();
+            }
+        }
+        Command::Verify { snapshot, claims } => {
+            let text = if claims.as_os_str() == "-" {
+                let mut t = String::new();
+                std::io::stdin().read_to_string(&mut t)?;
+                t
+            } else {
+                std::fs::read_to_string(&claims).with_context(|| format!("reading {}", claims.display()))?
+            };
+            let lake = Lake::open_existing(&cli.lake)?;
+            let (_, manifest, ev) = dossier::verify::evidence(&lake, &snapshot).await?;
+            let verdicts = dossier::verify::verdicts(&text, &manifest, &ev);
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            for v in &verdicts {
+                serde_json::to_writer(&mut out, v)?;
+                std::io::Write::write_all(&mut out, b"\n")?;
+            }
+            std::io::Write::flush(&mut out)?;
+            let rejected = verdicts.iter().filter(|v| !v.accepted()).count();
+            if !cli.quiet {
+                eprintln!("{} claims: {} accepted, {rejected} rejected", verdicts.len(), verdicts.len() - rejected);
+            }
+            if rejected > 0 {
+                return Ok(ExitCode::from(1));
             }
         }
         Command::Demo { fixtures } => {

@@ -681,3 +681,102 @@ fn a_seer_table_with_a_sidecar_is_placed_and_its_inner_json_is_searchable() {
     assert_eq!(hit.len(), 1);
     assert_eq!(hit[0]["text"], "17.987433");
 }
+
+/// The adversarial table of the gates issue, over the real corpus: every fabricated or
+/// altered claim is rejected by the right gate and every true claim is accepted.
+#[test]
+fn verify_rejects_adversarial_claims_and_accepts_true_ones() {
+    let lake = real_snapshot();
+    let pfs = "Median progression-free survival was 4.8 months in the trametinib group and 1.5 months in the chemotherapy group";
+    let ms = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0/classes/0/categories/0/measurements";
+    let claim = |id: &str, asset: &str, value: &str, source: &str, quote: &str, locator: Option<String>| {
+        serde_json::json!({"id": id, "asset": asset, "field": "efficacy", "value": value, "label": "fact",
+                           "source": source, "quote": quote, "locator": locator})
+    };
+    let lines = vec![
+        // True claims.
+        claim("true-pubmed", "trametinib", "4.8 months", "PMID:22663011", pfs, None),
+        claim("true-url", "trametinib", "1.5 months", "https://pubmed.ncbi.nlm.nih.gov/22663011/", pfs, None),
+        claim("true-ctgov", "certolizumab", "47.2%", "NCT02552212", "47.2", Some(format!("{ms}/1/value"))),
+        claim(
+            "true-label",
+            "adalimumab",
+            "boxed warning: serious infections and malignancy",
+            "608d4f0d-b19f-46d3-749a-7159aa5f933d",
+            "WARNING: SERIOUS INFECTIONS AND MALIGNANCY",
+            Some("/boxed_warning/0".into()),
+        ),
+        // Adversarial claims, each with the gate that must catch it.
+        claim("fabricated-number", "trametinib", "5.8 months", "PMID:22663011", pfs, None),
+        claim("digit-swap", "trametinib", "0.54", "PMID:22663011", "hazard ratio for disease progression or death in the trametinib group, 0.45", None),
+        claim("seven-vs-seventy", "certolizumab", "70%", "NCT02552212", "7.0", Some(format!("{ms}/0/value"))),
+        claim("moved-arm", "certolizumab", "47.2%", "NCT02552212", "47.2", Some(format!("{ms}/0/value"))),
+        claim("one-char", "trametinib", "4.8 months", "PMID:22663011", &pfs.replace("survival", "surviva1"), None),
+        claim("spliced", "trametinib", "4.8", "PMID:22663011", "overall survival was a secondary end point. Median progression-free survival was 4.8", None),
+        claim("wrong-record", "trametinib", "4.8 months", "NCT04280705", pfs, None),
+        claim("invented-nct", "trametinib", "4.8 months", "NCT99999999", pfs, None),
+        claim("url-not-in-catalog", "trametinib", "4.8 months", "https://pubmed.ncbi.nlm.nih.gov/99999999/", pfs, None),
+        claim("number-not-in-quote", "trametinib", "81%", "PMID:22663011", pfs, None),
+        claim("whitespace", "trametinib", "4.8 months", "PMID:22663011", &pfs.replace("was 4.8", "was  4.8"), None),
+        claim("bad-locator", "certolizumab", "47.2%", "NCT02552212", "47.2", Some("/no/such/field".into())),
+        serde_json::json!({"id": "fact-no-quote", "asset": "trametinib", "field": "f", "value": "4.8", "label": "fact", "source": "PMID:22663011"}),
+        serde_json::json!({"id": "derived-ok", "asset": "trametinib", "field": "f", "value": "3.3 months", "label": "derived",
+                           "inputs": ["true-pubmed", "true-url"], "formula": "4.8 - 1.5"}),
+        serde_json::json!({"id": "derived-bad-input", "asset": "trametinib", "field": "f", "value": "1.1", "label": "derived",
+                           "inputs": ["true-pubmed", "fabricated-number"], "formula": "5.8 - 4.8"}),
+        serde_json::json!({"id": "modeled-ok", "asset": "trametinib", "field": "peak_sales", "value": "$1.2B", "label": "modeled"}),
+        serde_json::json!({"id": "unknown-asset", "asset": "nosuchdrug", "field": "f", "value": "4.8", "label": "fact", "source": "PMID:22663011", "quote": pfs}),
+    ];
+    let mut text: String = lines.iter().map(|l| l.to_string() + "\n").collect();
+    text.push_str("{this is not json\n");
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), text).unwrap();
+    let out = dossier()
+        .args(["--lake", lake.path().to_str().unwrap(), "verify", "--snapshot", "latest", "--claims"])
+        .arg(file.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let verdicts: Vec<Value> = String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(verdicts.len(), lines.len() + 1, "one verdict per line, in order");
+    let expect = [
+        ("true-pubmed", None),
+        ("true-url", None),
+        ("true-ctgov", None),
+        ("true-label", None),
+        ("fabricated-number", Some("number")),
+        ("digit-swap", Some("number")),
+        ("seven-vs-seventy", Some("number")),
+        ("moved-arm", Some("locator")),
+        ("one-char", Some("quote")),
+        ("spliced", Some("quote")),
+        ("wrong-record", Some("quote")),
+        ("invented-nct", Some("citation")),
+        ("url-not-in-catalog", Some("citation")),
+        ("number-not-in-quote", Some("number")),
+        ("whitespace", Some("quote")),
+        ("bad-locator", Some("locator")),
+        ("fact-no-quote", Some("label")),
+        ("derived-ok", None),
+        ("derived-bad-input", Some("label")),
+        ("modeled-ok", None),
+        ("unknown-asset", Some("malformed")),
+    ];
+    for (v, (id, gate)) in verdicts.iter().zip(expect) {
+        assert_eq!(v["id"], id);
+        match gate {
+            None => assert_eq!(v["verdict"], "accepted", "{v}"),
+            Some(g) => {
+                assert_eq!(v["verdict"], "rejected", "{v}");
+                let gates: Vec<&str> = v["gates_failed"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+                assert!(gates.contains(&g), "{id}: wanted {g}, got {v}");
+                assert!(!v["reason"].as_str().unwrap().is_empty());
+            }
+        }
+    }
+    assert_eq!(verdicts[0]["url"], "https://pubmed.ncbi.nlm.nih.gov/22663011/");
+    // The CT.gov bare label resolves to the latest version of the study that holds the quote.
+    assert_eq!(verdicts[2]["source_id"], "ctgov:NCT02552212@688b819da94ff2dc", "the 2024-01-03 version");
+    let last = verdicts.last().unwrap();
+    assert_eq!(last["gates_failed"][0], "malformed");
+}
