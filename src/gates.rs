@@ -90,7 +90,7 @@ pub fn numbers(s: &str) -> Vec<String> {
 /// Runs the gates on one claim alone (inputs of derived claims are checked later).
 fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>) {
     let mut f = Failures(BTreeMap::new());
-    let quote = c.quote.as_deref().filter(|q| !q.is_empty());
+    let quote = c.quote.as_deref().filter(|q| !q.trim().is_empty());
     let source = c.source.as_deref().filter(|s| !s.trim().is_empty());
     if c.label == Label::Fact {
         if source.is_none() {
@@ -269,5 +269,76 @@ mod tests {
         let q = numbers("Median PFS was 118.4 months");
         assert!(!q.contains(&"18.4".to_string()));
         assert!(!numbers("70").contains(&"7.0".to_string()));
+    }
+}
+
+#[cfg(test)]
+mod props {
+    use super::*;
+    use crate::claims::Claim;
+    use crate::evidence::EvidenceRecord;
+    use crate::model::Family;
+    use proptest::prelude::*;
+
+    fn evidence(fields: &[String]) -> Evidence {
+        let mut ev = Evidence::default();
+        let joined = fields.join("\0");
+        let mut starts = Vec::new();
+        let mut at = 0;
+        for f in fields {
+            starts.push(at);
+            at += f.len() + 1;
+        }
+        ev.add(EvidenceRecord {
+            source_id: "pubmed:1@0".into(),
+            family: Family::Pubmed,
+            record_key: "1".into(),
+            url: "https://pubmed.ncbi.nlm.nih.gov/1/".into(),
+            cutoff_date: None,
+            raw: Vec::new(),
+            locators: (0..fields.len()).map(|i| format!("/f/{i}")).collect(),
+            joined,
+            starts,
+        });
+        ev
+    }
+
+    fn claim(quote: &str, value: &str) -> ClaimLine {
+        ClaimLine::Claim(Box::new(Claim {
+            id: "c".into(),
+            asset: "a".into(),
+            field: "f".into(),
+            value: value.into(),
+            label: Label::Fact,
+            source: Some("PMID:1".into()),
+            quote: Some(quote.into()),
+            locator: None,
+            unit: None,
+            endpoint: None,
+            population: None,
+            arm: None,
+            inputs: vec![],
+            formula: None,
+        }))
+    }
+
+    proptest! {
+        /// A quote passes exactly when it sits inside one field: never across two, never absent.
+        #[test]
+        fn quote_gate_is_sound(fields in proptest::collection::vec("[a-c 0-9.,]{0,12}", 1..5), quote in "[a-c 0-9.,]{1,6}") {
+            let ev = evidence(&fields);
+            let v = &verify(&[claim(&quote, "x")], &ev)[0];
+            let inside = !quote.trim().is_empty() && fields.iter().any(|f| f.contains(quote.as_str()));
+            prop_assert_eq!(v.accepted(), inside, "{:?}", v);
+        }
+
+        /// A number in the value that is not a whole number of the quote never passes.
+        #[test]
+        fn number_gate_is_sound(n in 0u32..100000, m in 0u32..100000) {
+            let field = format!("response {n} of cohort");
+            let ev = evidence(std::slice::from_ref(&field));
+            let v = &verify(&[claim(&field, &format!("{m}"))], &ev)[0];
+            prop_assert_eq!(v.accepted(), n == m);
+        }
     }
 }
