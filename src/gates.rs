@@ -6,7 +6,8 @@
 //! (a comma followed by exactly three digits) are removed before comparing, and nothing
 //! else is normalized. Every number of the value must equal a number of the quote, so
 //! `18.4` does not match `118.4` or `18.45`, `7.0` does not match `70`, and a sign or
-//! unit is not part of the number.
+//! unit is not part of the number. Digits right after a letter belong to an identifier
+//! (`V600E`, `HLC101`) and are no number, in the value and in the quote alike.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -59,6 +60,14 @@ pub fn numbers(s: &str) -> Vec<String> {
     while i < b.len() {
         if !b[i].is_ascii_digit() {
             i += 1;
+            continue;
+        }
+        // Digits glued to a preceding letter belong to an identifier (V600E, GS-5734 is
+        // a number but HLC101 is not), not a quantity.
+        if i > 0 && b[i - 1].is_ascii_alphabetic() {
+            while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) {
+                i += 1;
+            }
             continue;
         }
         let mut n = String::new();
@@ -266,6 +275,7 @@ mod tests {
         assert_eq!(numbers("$18,400,000 and 1,2"), vec!["18400000", "1", "2"]);
         assert_eq!(numbers("118.4 vs 18.45."), vec!["118.4", "18.45"]);
         assert_eq!(numbers("n=1,0000"), vec!["1", "0000"]);
+        assert_eq!(numbers("V600E in zelnorib59, 80mg"), vec!["80"]);
         let q = numbers("Median PFS was 118.4 months");
         assert!(!q.contains(&"18.4".to_string()));
         assert!(!numbers("70").contains(&"7.0".to_string()));

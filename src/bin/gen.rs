@@ -16,6 +16,9 @@ struct Args {
     assets: usize,
     #[arg(long)]
     out: PathBuf,
+    /// Also write this many claims to OUT/claims.jsonl (about 1 in 10 fabricated).
+    #[arg(long, default_value_t = 0)]
+    claims: usize,
 }
 
 const CLASSES: [&str; 5] = [
@@ -159,6 +162,30 @@ fn companyfacts(c: usize) -> serde_json::Value {
     json!({"cik": 9_000_000 + c, "entityName": format!("SPONSOR {c} INC"), "facts": {"us-gaap": gaap}})
 }
 
+/// Claims over the synthetic corpus: true label and abstract quotes, and every tenth
+/// one with a fabricated number.
+fn claims(assets: usize, n: usize) -> String {
+    let mut out = String::new();
+    for k in 0..n {
+        let i = k % assets;
+        let drug = name(i);
+        let (value, source, quote) = if k % 2 == 0 {
+            let v = format!("{}.{}%", num(i, 1) % 40, num(i, 2) % 10);
+            let set_id = format!("{:08x}-0000-4000-8000-{:012x}", num(i, 9) as u32, i);
+            (v.clone(), set_id, format!("{drug} reduced the primary endpoint by {v} versus placebo"))
+        } else {
+            let v = format!("{}%", num(i, 7) % 80);
+            (v.clone(), format!("PMID:{}", 90_000_000 + i), format!("The response rate was {v} with {drug}"))
+        };
+        let value = if k % 10 == 9 { format!("{}9", value.trim_end_matches('%')) } else { value };
+        let line = json!({"id": format!("c{k}"), "asset": drug, "field": "efficacy", "value": value,
+                          "label": "fact", "source": source, "quote": quote, "locator": null});
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    out
+}
+
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let imp = args.out.join("import");
@@ -206,6 +233,9 @@ fn main() -> anyhow::Result<()> {
         }
     }
     write(&args.out.join("portfolio.toml"), portfolio.as_bytes())?;
+    if args.claims > 0 {
+        write(&args.out.join("claims.jsonl"), claims(args.assets, args.claims).as_bytes())?;
+    }
     eprintln!("wrote {} assets under {}", args.assets, args.out.display());
     Ok(())
 }
