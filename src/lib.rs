@@ -4,9 +4,11 @@
 //! records into content-addressed Parquet bundles in a `lake`; the `sql` module reads
 //! the lake's tables with DataFusion. See README.md, "Architecture".
 
+pub mod bm25;
 pub mod bundle;
 pub mod claims;
 pub mod demo;
+pub mod distill;
 pub mod error;
 pub mod evidence;
 pub mod gates;
@@ -17,6 +19,7 @@ pub mod model;
 pub mod portfolio;
 pub mod resolve;
 pub mod snapshot;
+pub mod spans;
 pub mod sql;
 pub mod tables;
 pub mod text;

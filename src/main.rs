@@ -64,6 +64,22 @@ enum Command {
         #[arg(long)]
         claims: PathBuf,
     },
+    /// The best passages of each asset's bundle for a query, under a token budget.
+    Distill {
+        #[arg(long, default_value = "latest")]
+        snapshot: String,
+        /// Assets to distill (comma-separated); all when omitted.
+        #[arg(long, value_delimiter = ',')]
+        assets: Vec<String>,
+        #[arg(long)]
+        query: String,
+        /// Token budget per asset (cl100k_base tokens).
+        #[arg(long, default_value_t = 2000)]
+        budget: usize,
+        /// Also write every span of each asset to DIR/<asset>.jsonl.
+        #[arg(long)]
+        dump: Option<PathBuf>,
+    },
     /// The pipeline on the bundled fixtures, offline, into a fresh lake.
     Demo {
         #[arg(long, default_value_os_t = demo::default_fixtures())]
@@ -166,6 +182,33 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if rejected > 0 {
                 return Ok(ExitCode::from(1));
             }
+        }
+        Command::Distill { snapshot, assets, query, budget, dump } => {
+            if let Some(d) = &dump {
+                std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
+            }
+            let lake = Lake::open_existing(&cli.lake)?;
+            let results = dossier::distill::run(&lake, &snapshot, &assets, &query, budget, dump.as_deref()).await?;
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let (mut us, mut full, mut kept, mut spans) = (0u128, 0usize, 0usize, 0usize);
+            for (picks, stats) in &results {
+                for p in picks {
+                    serde_json::to_writer(&mut out, p)?;
+                    std::io::Write::write_all(&mut out, b"\n")?;
+                }
+                us += stats.index_query_us;
+                full += stats.tokens_full;
+                kept += stats.tokens_distilled;
+                spans += stats.spans;
+            }
+            std::io::Write::flush(&mut out)?;
+            let n = results.len().max(1);
+            eprintln!(
+                "distill: assets={} spans={spans} mean_index_query_us={:.0} tokens_full={full} tokens_distilled={kept} reduction={:.1}%",
+                results.len(),
+                us as f64 / n as f64,
+                100.0 * (1.0 - kept as f64 / full.max(1) as f64)
+            );
         }
         Command::Demo { fixtures } => {
             let lake_dir = if cli.lake == "./lake" {

@@ -1,0 +1,162 @@
+//! Okapi BM25 over a bundle's spans, and distillation: the best spans for a query that
+//! fit a token budget, with tokens counted by a real BPE tokenizer (tiktoken's
+//! `cl100k_base`, from the `tiktoken-rs` crate). Pure.
+//!
+//! Terms: lower-cased runs of letters and digits of at least 2 characters (numbers and
+//! short acronyms matter in this domain). idf = ln((N - df + 0.5) / (df + 0.5) + 1).
+
+use std::collections::HashMap;
+
+use crate::spans::Span;
+
+pub const K1: f64 = 1.2;
+pub const B: f64 = 0.75;
+
+/// Terms of a text.
+pub fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|t| t.chars().nth(1).is_some())
+        .map(str::to_lowercase)
+}
+
+/// An inverted index over documents (span texts).
+#[derive(Debug, Default)]
+pub struct Bm25 {
+    lengths: Vec<u32>,
+    avg_len: f64,
+    postings: HashMap<String, Vec<(u32, u32)>>,
+}
+
+impl Bm25 {
+    pub fn build<'a>(docs: impl IntoIterator<Item = &'a str>) -> Bm25 {
+        let mut idx = Bm25::default();
+        let mut tf: HashMap<String, u32> = HashMap::new();
+        for (d, text) in docs.into_iter().enumerate() {
+            tf.clear();
+            let mut n = 0u32;
+            for t in terms(text) {
+                *tf.entry(t).or_insert(0) += 1;
+                n += 1;
+            }
+            idx.lengths.push(n);
+            for (t, f) in tf.drain() {
+                idx.postings.entry(t).or_default().push((d as u32, f));
+            }
+        }
+        let total: u64 = idx.lengths.iter().map(|l| *l as u64).sum();
+        idx.avg_len = if idx.lengths.is_empty() { 0.0 } else { total as f64 / idx.lengths.len() as f64 };
+        idx
+    }
+
+    pub fn len(&self) -> usize {
+        self.lengths.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lengths.is_empty()
+    }
+
+    /// Documents with a positive score, best first (ties by document order).
+    pub fn search(&self, query: &str) -> Vec<(usize, f64)> {
+        let n = self.lengths.len() as f64;
+        let mut scores: HashMap<u32, f64> = HashMap::new();
+        let mut seen = std::collections::HashSet::new();
+        for t in terms(query) {
+            if !seen.insert(t.clone()) {
+                continue;
+            }
+            let Some(post) = self.postings.get(&t) else { continue };
+            let df = post.len() as f64;
+            let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
+            for &(d, f) in post {
+                let f = f as f64;
+                let norm = 1.0 - B + B * self.lengths[d as usize] as f64 / self.avg_len.max(1e-9);
+                *scores.entry(d).or_insert(0.0) += idf * f * (K1 + 1.0) / (f + K1 * norm);
+            }
+        }
+        let mut ranked: Vec<(usize, f64)> = scores.into_iter().map(|(d, s)| (d as usize, s)).collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        ranked
+    }
+}
+
+/// Tokens of a text under `cl100k_base`.
+pub fn count_tokens(text: &str) -> usize {
+    tiktoken_rs::cl100k_base_singleton().encode_ordinary(text).len()
+}
+
+/// A selected span with its score and token count.
+#[derive(Clone, Debug)]
+pub struct Pick {
+    pub span: usize,
+    pub score: f64,
+    pub tokens: usize,
+}
+
+/// The best spans for `query` whose token counts add up to at most `budget`, best
+/// first; a span too large for what is left is skipped for a smaller one.
+pub fn distill(index: &Bm25, spans: &[Span], query: &str, budget: usize) -> Vec<Pick> {
+    let mut used = 0;
+    let mut out = Vec::new();
+    for (d, score) in index.search(query) {
+        let tokens = count_tokens(&spans[d].text);
+        if used + tokens <= budget {
+            used += tokens;
+            out.push(Pick { span: d, score, tokens });
+        }
+        if budget.saturating_sub(used) < 8 {
+            break;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bm25_prefers_rare_terms_and_short_documents() {
+        let docs = [
+            "hazard ratio for progression was 0.45 in the trametinib group",
+            "the trametinib group and the chemotherapy group",
+            "rash and diarrhea were common in the trametinib group and were managed with dose interruption, the most common toxic effects",
+        ];
+        let idx = Bm25::build(docs);
+        let r = idx.search("hazard ratio trametinib");
+        assert_eq!(r[0].0, 0);
+        assert!(r.iter().all(|(_, s)| *s > 0.0));
+        assert!(idx.search("nothing matches zzz").is_empty());
+        // Same term frequency, shorter document scores higher.
+        let r = idx.search("trametinib");
+        assert_eq!(r[0].0, 1);
+    }
+
+    #[test]
+    fn tokens_are_bpe_not_words() {
+        // cl100k_base splits these differently from whitespace.
+        assert_eq!(count_tokens("hello world"), 2);
+        assert!(count_tokens("pembrolizumab") > 1);
+        assert_eq!(count_tokens(""), 0);
+    }
+
+    #[test]
+    fn distill_respects_the_budget() {
+        let spans: Vec<Span> = (0..20)
+            .map(|i| Span {
+                id: i.to_string(),
+                source_id: "s".into(),
+                url: "u".into(),
+                locator: "/x".into(),
+                start: 0,
+                end: 1,
+                text: format!("trametinib response rate {i} percent in cohort {i} with many extra words to pad"),
+            })
+            .collect();
+        let idx = Bm25::build(spans.iter().map(|s| s.text.as_str()));
+        let picks = distill(&idx, &spans, "trametinib response", 50);
+        let used: usize = picks.iter().map(|p| p.tokens).sum();
+        assert!(used <= 50 && !picks.is_empty());
+        assert!(picks.len() < spans.len());
+    }
+}
