@@ -5,18 +5,23 @@
 //! Terms: lower-cased runs of letters and digits of at least 2 characters (numbers and
 //! short acronyms matter in this domain). idf = ln((N - df + 0.5) / (df + 0.5) + 1).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::spans::Span;
 
 pub const K1: f64 = 1.2;
 pub const B: f64 = 0.75;
 
-/// Terms of a text.
-pub fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_alphanumeric())
+/// Terms of an already lower-cased text.
+fn terms_of(lower: &str) -> impl Iterator<Item = &str> {
+    lower
+        .split(|c: char| !c.is_alphanumeric())
         .filter(|t| t.chars().nth(1).is_some())
-        .map(str::to_lowercase)
+}
+
+/// Terms of a text, lower-cased.
+pub fn terms(text: &str) -> Vec<String> {
+    terms_of(&text.to_lowercase()).map(str::to_string).collect()
 }
 
 /// An inverted index over documents (span texts).
@@ -24,27 +29,36 @@ pub fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
 pub struct Bm25 {
     lengths: Vec<u32>,
     avg_len: f64,
-    postings: HashMap<String, Vec<(u32, u32)>>,
+    postings: FxHashMap<String, Vec<(u32, u32)>>,
 }
 
 impl Bm25 {
     pub fn build<'a>(docs: impl IntoIterator<Item = &'a str>) -> Bm25 {
         let mut idx = Bm25::default();
-        let mut tf: HashMap<String, u32> = HashMap::new();
         for (d, text) in docs.into_iter().enumerate() {
-            tf.clear();
+            let lower = text.to_lowercase();
+            let mut tf: FxHashMap<&str, u32> = FxHashMap::default();
             let mut n = 0u32;
-            for t in terms(text) {
+            for t in terms_of(&lower) {
                 *tf.entry(t).or_insert(0) += 1;
                 n += 1;
             }
             idx.lengths.push(n);
-            for (t, f) in tf.drain() {
-                idx.postings.entry(t).or_default().push((d as u32, f));
+            for (t, f) in tf {
+                match idx.postings.get_mut(t) {
+                    Some(p) => p.push((d as u32, f)),
+                    None => {
+                        idx.postings.insert(t.to_string(), vec![(d as u32, f)]);
+                    }
+                }
             }
         }
         let total: u64 = idx.lengths.iter().map(|l| *l as u64).sum();
-        idx.avg_len = if idx.lengths.is_empty() { 0.0 } else { total as f64 / idx.lengths.len() as f64 };
+        idx.avg_len = if idx.lengths.is_empty() {
+            0.0
+        } else {
+            total as f64 / idx.lengths.len() as f64
+        };
         idx
     }
 
@@ -59,22 +73,30 @@ impl Bm25 {
     /// Documents with a positive score, best first (ties by document order).
     pub fn search(&self, query: &str) -> Vec<(usize, f64)> {
         let n = self.lengths.len() as f64;
-        let mut scores: HashMap<u32, f64> = HashMap::new();
-        let mut seen = std::collections::HashSet::new();
+        let mut scores = vec![0.0f64; self.lengths.len()];
+        let mut seen: Vec<String> = Vec::new();
         for t in terms(query) {
-            if !seen.insert(t.clone()) {
+            if seen.contains(&t) {
                 continue;
             }
-            let Some(post) = self.postings.get(&t) else { continue };
+            let Some(post) = self.postings.get(&t) else {
+                seen.push(t);
+                continue;
+            };
+            seen.push(t);
             let df = post.len() as f64;
             let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
             for &(d, f) in post {
                 let f = f as f64;
                 let norm = 1.0 - B + B * self.lengths[d as usize] as f64 / self.avg_len.max(1e-9);
-                *scores.entry(d).or_insert(0.0) += idf * f * (K1 + 1.0) / (f + K1 * norm);
+                scores[d as usize] += idf * f * (K1 + 1.0) / (f + K1 * norm);
             }
         }
-        let mut ranked: Vec<(usize, f64)> = scores.into_iter().map(|(d, s)| (d as usize, s)).collect();
+        let mut ranked: Vec<(usize, f64)> = scores
+            .into_iter()
+            .enumerate()
+            .filter(|(_, s)| *s > 0.0)
+            .collect();
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         ranked
     }
@@ -82,7 +104,9 @@ impl Bm25 {
 
 /// Tokens of a text under `cl100k_base`.
 pub fn count_tokens(text: &str) -> usize {
-    tiktoken_rs::cl100k_base_singleton().encode_ordinary(text).len()
+    tiktoken_rs::cl100k_base_singleton()
+        .encode_ordinary(text)
+        .len()
 }
 
 /// A selected span with its score and token count.
@@ -95,14 +119,18 @@ pub struct Pick {
 
 /// The best spans for `query` whose token counts add up to at most `budget`, best
 /// first; a span too large for what is left is skipped for a smaller one.
-pub fn distill(index: &Bm25, spans: &[Span], query: &str, budget: usize) -> Vec<Pick> {
+pub fn distill(ranked: &[(usize, f64)], spans: &[Span], budget: usize) -> Vec<Pick> {
     let mut used = 0;
     let mut out = Vec::new();
-    for (d, score) in index.search(query) {
+    for &(d, score) in ranked {
         let tokens = count_tokens(&spans[d].text);
         if used + tokens <= budget {
             used += tokens;
-            out.push(Pick { span: d, score, tokens });
+            out.push(Pick {
+                span: d,
+                score,
+                tokens,
+            });
         }
         if budget.saturating_sub(used) < 8 {
             break;
@@ -154,7 +182,7 @@ mod tests {
             })
             .collect();
         let idx = Bm25::build(spans.iter().map(|s| s.text.as_str()));
-        let picks = distill(&idx, &spans, "trametinib response", 50);
+        let picks = distill(&idx.search("trametinib response"), &spans, 50);
         let used: usize = picks.iter().map(|p| p.tokens).sum();
         assert!(used <= 50 && !picks.is_empty());
         assert!(picks.len() < spans.len());

@@ -291,20 +291,42 @@ pub type RowFields = (String, String, Vec<(String, String, String)>);
 pub fn row_fields(batches: &[RecordBatch]) -> Vec<RowFields> {
     let mut out = Vec::new();
     for b in batches {
-        let s = |name: &str| b.column_by_name(name).and_then(|c| c.as_any().downcast_ref::<StringArray>().cloned());
-        let (Some(source), Some(url)) = (s("source_id"), s("url")) else { continue };
-        let Some(list) = b.column_by_name("fields").and_then(|c| c.as_any().downcast_ref::<ListArray>().cloned()) else {
+        let s = |name: &str| {
+            b.column_by_name(name)
+                .and_then(|c| c.as_any().downcast_ref::<StringArray>().cloned())
+        };
+        let (Some(source), Some(url)) = (s("source_id"), s("url")) else {
+            continue;
+        };
+        let Some(list) = b
+            .column_by_name("fields")
+            .and_then(|c| c.as_any().downcast_ref::<ListArray>().cloned())
+        else {
             continue;
         };
         for row in 0..b.num_rows() {
             let items = list.value(row);
-            let Some(st) = items.as_any().downcast_ref::<StructArray>() else { continue };
+            let Some(st) = items.as_any().downcast_ref::<StructArray>() else {
+                continue;
+            };
             let part = |i: usize| st.column(i).as_any().downcast_ref::<StringArray>().cloned();
-            let (Some(loc), Some(kind), Some(text)) = (part(0), part(1), part(2)) else { continue };
+            let (Some(loc), Some(kind), Some(text)) = (part(0), part(1), part(2)) else {
+                continue;
+            };
             let fields = (0..st.len())
-                .map(|j| (loc.value(j).to_string(), kind.value(j).to_string(), text.value(j).to_string()))
+                .map(|j| {
+                    (
+                        loc.value(j).to_string(),
+                        kind.value(j).to_string(),
+                        text.value(j).to_string(),
+                    )
+                })
                 .collect();
-            out.push((source.value(row).to_string(), url.value(row).to_string(), fields));
+            out.push((
+                source.value(row).to_string(),
+                url.value(row).to_string(),
+                fields,
+            ));
         }
     }
     out

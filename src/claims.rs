@@ -68,7 +68,11 @@ pub struct Claim {
 pub enum ClaimLine {
     Claim(Box<Claim>),
     /// The line did not parse; `id` is recovered when the line had one.
-    Malformed { line: usize, id: Option<String>, reason: String },
+    Malformed {
+        line: usize,
+        id: Option<String>,
+        reason: String,
+    },
 }
 
 /// Parses JSON Lines; blank lines are skipped, every other line gives one entry.
@@ -87,7 +91,11 @@ pub fn parse_lines(text: &str) -> Vec<ClaimLine> {
                 out.push(ClaimLine::Malformed {
                     line: i + 1,
                     id,
-                    reason: format!("line {}: not a claim: {}", i + 1, crate::portfolio::one_line(&e.to_string())),
+                    reason: format!(
+                        "line {}: not a claim: {}",
+                        i + 1,
+                        crate::portfolio::one_line(&e.to_string())
+                    ),
                 });
             }
         }
@@ -109,8 +117,17 @@ not json at all
         let lines = parse_lines(text);
         assert_eq!(lines.len(), 4);
         assert!(matches!(&lines[0], ClaimLine::Claim(c) if c.id == "c1" && c.label == Label::Fact));
-        assert!(matches!(&lines[1], ClaimLine::Malformed { id: Some(id), line: 3, .. } if id == "c2"));
-        assert!(matches!(&lines[2], ClaimLine::Malformed { id: None, line: 4, .. }));
+        assert!(
+            matches!(&lines[1], ClaimLine::Malformed { id: Some(id), line: 3, .. } if id == "c2")
+        );
+        assert!(matches!(
+            &lines[2],
+            ClaimLine::Malformed {
+                id: None,
+                line: 4,
+                ..
+            }
+        ));
         assert!(matches!(&lines[3], ClaimLine::Malformed { id: Some(id), .. } if id == "c3"));
     }
 }

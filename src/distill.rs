@@ -33,6 +33,8 @@ pub struct Distilled {
 pub struct AssetStats {
     pub asset: String,
     pub spans: usize,
+    /// Building the index and ranking every span for the query (token counting and
+    /// budget selection come after and are not included).
     pub index_query_us: u128,
     pub tokens_full: usize,
     pub tokens_distilled: usize,
@@ -47,12 +49,20 @@ pub fn distill_bundle(
     dump: Option<&Path>,
 ) -> Result<(Vec<Distilled>, AssetStats), Error> {
     let rows = bundle::row_fields(batches);
-    let all: Vec<Span> = rows.iter().flat_map(|(sid, url, fields)| spans::spans_of(sid, url, fields)).collect();
+    let all: Vec<Span> = rows
+        .iter()
+        .flat_map(|(sid, url, fields)| spans::spans_of(sid, url, fields))
+        .collect();
     let t = Instant::now();
     let index = Bm25::build(all.iter().map(|s| s.text.as_str()));
-    let picks = bm25::distill(&index, &all, query, budget);
+    let ranked = index.search(query);
     let index_query_us = t.elapsed().as_micros();
-    let full: String = rows.iter().flat_map(|(_, _, f)| f.iter().map(|x| x.2.as_str())).collect::<Vec<_>>().join("\n");
+    let picks = bm25::distill(&ranked, &all, budget);
+    let full: String = rows
+        .iter()
+        .flat_map(|(_, _, f)| f.iter().map(|x| x.2.as_str()))
+        .collect::<Vec<_>>()
+        .join("\n");
     if let Some(dir) = dump {
         let mut text = String::new();
         for s in &all {
@@ -61,7 +71,8 @@ pub fn distill_bundle(
             text.push('\n');
         }
         let path = dir.join(format!("{asset}.jsonl"));
-        std::fs::write(&path, text).map_err(|e| Error::Invalid(format!("writing {}: {e}", path.display())))?;
+        std::fs::write(&path, text)
+            .map_err(|e| Error::Invalid(format!("writing {}: {e}", path.display())))?;
     }
     let out: Vec<Distilled> = picks
         .iter()
@@ -107,7 +118,11 @@ pub async fn run(
             continue;
         }
         let bytes = lake.get_object(&entry.bundle).await?;
-        let (a, q, d) = (asset.clone(), query.to_string(), dump.map(Path::to_path_buf));
+        let (a, q, d) = (
+            asset.clone(),
+            query.to_string(),
+            dump.map(Path::to_path_buf),
+        );
         let what = format!("{} (asset {asset})", Lake::object_key(&entry.bundle));
         out.push(
             crate::blocking(move || {
@@ -119,7 +134,9 @@ pub async fn run(
     }
     for a in assets {
         if !manifest.assets.contains_key(a) {
-            return Err(Error::Invalid(format!("asset {a:?} is not in the snapshot")));
+            return Err(Error::Invalid(format!(
+                "asset {a:?} is not in the snapshot"
+            )));
         }
     }
     Ok(out)

@@ -5,7 +5,9 @@
 
 use std::collections::HashMap;
 
-use datafusion::arrow::array::{Array, BinaryArray, ListArray, RecordBatch, StringArray, StructArray};
+use datafusion::arrow::array::{
+    Array, BinaryArray, ListArray, RecordBatch, StringArray, StructArray,
+};
 
 use crate::model::Family;
 
@@ -27,7 +29,11 @@ pub struct EvidenceRecord {
 
 impl EvidenceRecord {
     pub fn field_text(&self, i: usize) -> &str {
-        let end = self.starts.get(i + 1).map(|s| s - 1).unwrap_or(self.joined.len());
+        let end = self
+            .starts
+            .get(i + 1)
+            .map(|s| s - 1)
+            .unwrap_or(self.joined.len());
         &self.joined[self.starts[i]..end]
     }
 
@@ -49,7 +55,10 @@ impl Evidence {
     pub fn add(&mut self, r: EvidenceRecord) {
         let i = self.records.len();
         self.by_url.entry(r.url.clone()).or_default().push(i);
-        self.by_label.entry((r.family, r.record_key.clone())).or_default().push(i);
+        self.by_label
+            .entry((r.family, r.record_key.clone()))
+            .or_default()
+            .push(i);
         self.records.push(r);
     }
 
@@ -75,21 +84,40 @@ impl Evidence {
     pub fn from_batches(batches: &[RecordBatch]) -> Evidence {
         let mut ev = Evidence::default();
         for b in batches {
-            let s = |n: &str| b.column_by_name(n).and_then(|c| c.as_any().downcast_ref::<StringArray>().cloned());
-            let (Some(sid), Some(fam), Some(key), Some(url), Some(cut)) =
-                (s("source_id"), s("family"), s("record_key"), s("url"), s("cutoff_date"))
-            else {
+            let s = |n: &str| {
+                b.column_by_name(n)
+                    .and_then(|c| c.as_any().downcast_ref::<StringArray>().cloned())
+            };
+            let (Some(sid), Some(fam), Some(key), Some(url), Some(cut)) = (
+                s("source_id"),
+                s("family"),
+                s("record_key"),
+                s("url"),
+                s("cutoff_date"),
+            ) else {
                 continue;
             };
-            let raw = b.column_by_name("raw").and_then(|c| c.as_any().downcast_ref::<BinaryArray>().cloned());
-            let list = b.column_by_name("fields").and_then(|c| c.as_any().downcast_ref::<ListArray>().cloned());
-            let (Some(raw), Some(list)) = (raw, list) else { continue };
+            let raw = b
+                .column_by_name("raw")
+                .and_then(|c| c.as_any().downcast_ref::<BinaryArray>().cloned());
+            let list = b
+                .column_by_name("fields")
+                .and_then(|c| c.as_any().downcast_ref::<ListArray>().cloned());
+            let (Some(raw), Some(list)) = (raw, list) else {
+                continue;
+            };
             for row in 0..b.num_rows() {
-                let Some(family) = Family::parse(fam.value(row)) else { continue };
+                let Some(family) = Family::parse(fam.value(row)) else {
+                    continue;
+                };
                 let items = list.value(row);
-                let Some(st) = items.as_any().downcast_ref::<StructArray>() else { continue };
+                let Some(st) = items.as_any().downcast_ref::<StructArray>() else {
+                    continue;
+                };
                 let part = |i: usize| st.column(i).as_any().downcast_ref::<StringArray>().cloned();
-                let (Some(loc), Some(text)) = (part(0), part(2)) else { continue };
+                let (Some(loc), Some(text)) = (part(0), part(2)) else {
+                    continue;
+                };
                 let mut joined = String::new();
                 let mut starts = Vec::with_capacity(st.len());
                 let mut locators = Vec::with_capacity(st.len());
@@ -136,7 +164,8 @@ pub fn bare_label(s: &str) -> Option<(Family, String)> {
         return Some((Family::Pubmed, t.to_string()));
     }
     if let Some(rest) = upper.strip_prefix("CIK") {
-        return (digits(rest) && rest.len() <= 10).then(|| (Family::Sec, format!("CIK{rest:0>10}")));
+        return (digits(rest) && rest.len() <= 10)
+            .then(|| (Family::Sec, format!("CIK{rest:0>10}")));
     }
     for p in ["NDA", "BLA", "ANDA"] {
         if let Some(rest) = upper.strip_prefix(p)
@@ -146,7 +175,13 @@ pub fn bare_label(s: &str) -> Option<(Family, String)> {
         }
     }
     let is_uuid = t.len() == 36
-        && t.char_indices().all(|(i, c)| if [8, 13, 18, 23].contains(&i) { c == '-' } else { c.is_ascii_hexdigit() });
+        && t.char_indices().all(|(i, c)| {
+            if [8, 13, 18, 23].contains(&i) {
+                c == '-'
+            } else {
+                c.is_ascii_hexdigit()
+            }
+        });
     is_uuid.then(|| (Family::FdaLabel, t.to_ascii_lowercase()))
 }
 
@@ -156,13 +191,28 @@ mod tests {
 
     #[test]
     fn bare_labels_normalize() {
-        assert_eq!(bare_label("nct02552212"), Some((Family::Ctgov, "NCT02552212".into())));
-        assert_eq!(bare_label("PMID: 22663011"), Some((Family::Pubmed, "22663011".into())));
-        assert_eq!(bare_label("CIK78003"), Some((Family::Sec, "CIK0000078003".into())));
-        assert_eq!(bare_label("BLA125057"), Some((Family::Drugsfda, "BLA125057".into())));
+        assert_eq!(
+            bare_label("nct02552212"),
+            Some((Family::Ctgov, "NCT02552212".into()))
+        );
+        assert_eq!(
+            bare_label("PMID: 22663011"),
+            Some((Family::Pubmed, "22663011".into()))
+        );
+        assert_eq!(
+            bare_label("CIK78003"),
+            Some((Family::Sec, "CIK0000078003".into()))
+        );
+        assert_eq!(
+            bare_label("BLA125057"),
+            Some((Family::Drugsfda, "BLA125057".into()))
+        );
         assert_eq!(
             bare_label("608D4F0D-B19F-46D3-749A-7159AA5F933D"),
-            Some((Family::FdaLabel, "608d4f0d-b19f-46d3-749a-7159aa5f933d".into()))
+            Some((
+                Family::FdaLabel,
+                "608d4f0d-b19f-46d3-749a-7159aa5f933d".into()
+            ))
         );
         assert_eq!(bare_label("https://example.org"), None);
         assert_eq!(bare_label("NCT123"), None);

@@ -65,7 +65,10 @@ pub fn numbers(s: &str) -> Vec<String> {
         // Digits glued to a preceding letter belong to an identifier (V600E, GS-5734 is
         // a number but HLC101 is not), not a quantity.
         if i > 0 && b[i - 1].is_ascii_alphabetic() {
-            while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) {
+            while i < b.len()
+                && (b[i].is_ascii_digit()
+                    || b[i] == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
+            {
                 i += 1;
             }
             continue;
@@ -77,7 +80,8 @@ pub fn numbers(s: &str) -> Vec<String> {
         }
         // Thousands groups: ",ddd" not followed by another digit.
         while i + 3 < b.len()
-            && b[i] == b',' && b[i + 1..i + 4].iter().all(u8::is_ascii_digit)
+            && b[i] == b','
+            && b[i + 1..i + 4].iter().all(u8::is_ascii_digit)
             && b.get(i + 4).is_none_or(|c| !c.is_ascii_digit())
         {
             n.push_str(&s[i + 1..i + 4]);
@@ -111,10 +115,16 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>) {
     }
     if c.label.needs_inputs() {
         if c.inputs.is_empty() {
-            f.add(Gate::Label, format!("a {:?} claim must name its input claims", c.label).to_lowercase());
+            f.add(
+                Gate::Label,
+                format!("a {:?} claim must name its input claims", c.label).to_lowercase(),
+            );
         }
         if c.formula.as_deref().is_none_or(|x| x.trim().is_empty()) {
-            f.add(Gate::Label, "a derived or inference claim must state its formula or reasoning");
+            f.add(
+                Gate::Label,
+                "a derived or inference claim must state its formula or reasoning",
+            );
         }
     }
     let Some(source) = source else {
@@ -125,7 +135,10 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>) {
     };
     let candidates = ev.resolve(source);
     if candidates.is_empty() {
-        f.add(Gate::Citation, format!("{source:?} is not a catalog URL and names no catalog record"));
+        f.add(
+            Gate::Citation,
+            format!("{source:?} is not a catalog URL and names no catalog record"),
+        );
         return (f, None);
     }
     let Some(q) = quote else {
@@ -144,18 +157,27 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>) {
         }
     }
     let Some((rec, _)) = found else {
-        f.add(Gate::Quote, format!("the quote does not occur verbatim in one text field of {source}"));
+        f.add(
+            Gate::Quote,
+            format!("the quote does not occur verbatim in one text field of {source}"),
+        );
         return (f, Some(candidates[candidates.len() - 1]));
     };
     let qn = numbers(q);
     // Facts carry their numbers in the quote; computed labels carry them in their inputs.
     let missing: Vec<String> = if c.label == Label::Fact {
-        numbers(&c.value).into_iter().filter(|n| !qn.contains(n)).collect()
+        numbers(&c.value)
+            .into_iter()
+            .filter(|n| !qn.contains(n))
+            .collect()
     } else {
         Vec::new()
     };
     if !missing.is_empty() {
-        f.add(Gate::Number, format!("{} not in the quote as whole numbers", missing.join(", ")));
+        f.add(
+            Gate::Number,
+            format!("{} not in the quote as whole numbers", missing.join(", ")),
+        );
     }
     if let Some(loc) = c.locator.as_deref().filter(|l| !l.is_empty())
         && let Err(why) = check_locator(ev, rec, loc, q)
@@ -168,19 +190,30 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>) {
 fn check_locator(ev: &Evidence, rec: usize, loc: &str, quote: &str) -> Result<(), String> {
     let r = &ev.records[rec];
     if let Some(range) = loc.strip_prefix("bytes:") {
-        let (a, b) = range.split_once('-').ok_or_else(|| format!("{loc:?} is not bytes:START-END"))?;
+        let (a, b) = range
+            .split_once('-')
+            .ok_or_else(|| format!("{loc:?} is not bytes:START-END"))?;
         let (a, b): (usize, usize) = (
             a.parse().map_err(|_| format!("{loc:?}: bad start"))?,
             b.parse().map_err(|_| format!("{loc:?}: bad end"))?,
         );
-        let slice = r.raw.get(a..b).ok_or_else(|| format!("{loc:?} is outside the record ({} bytes)", r.raw.len()))?;
-        let text = std::str::from_utf8(slice).map_err(|_| format!("{loc:?} does not cut the record at characters"))?;
-        return if text.contains(quote) { Ok(()) } else { Err(format!("the quote is not at {loc}")) };
+        let slice = r
+            .raw
+            .get(a..b)
+            .ok_or_else(|| format!("{loc:?} is outside the record ({} bytes)", r.raw.len()))?;
+        let text = std::str::from_utf8(slice)
+            .map_err(|_| format!("{loc:?} does not cut the record at characters"))?;
+        return if text.contains(quote) {
+            Ok(())
+        } else {
+            Err(format!("the quote is not at {loc}"))
+        };
     }
     let mut resolved = false;
     for (i, l) in r.locators.iter().enumerate() {
         let under = l == loc
-            || l.strip_prefix(loc).is_some_and(|rest| rest.starts_with('/') || rest.starts_with("!json"));
+            || l.strip_prefix(loc)
+                .is_some_and(|rest| rest.starts_with('/') || rest.starts_with("!json"));
         if under {
             resolved = true;
             if r.field_text(i).contains(quote) {
@@ -188,7 +221,11 @@ fn check_locator(ev: &Evidence, rec: usize, loc: &str, quote: &str) -> Result<()
             }
         }
     }
-    Err(if resolved { format!("the quote is not at {loc}") } else { format!("{loc} does not resolve in {}", r.source_id) })
+    Err(if resolved {
+        format!("the quote is not at {loc}")
+    } else {
+        format!("{loc} does not resolve in {}", r.source_id)
+    })
 }
 
 /// Verdicts for every line, in input order. Derived and inference claims pass only if
@@ -205,7 +242,10 @@ pub fn verify(lines: &[ClaimLine], ev: &Evidence) -> Vec<Verdict> {
     let mut ok: HashMap<&str, bool> = HashMap::new();
     for (l, o) in lines.iter().zip(&own) {
         if let (ClaimLine::Claim(c), Some((f, _))) = (l, o) {
-            ok.insert(c.id.as_str(), f.0.is_empty() && !ok.contains_key(c.id.as_str()));
+            ok.insert(
+                c.id.as_str(),
+                f.0.is_empty() && !ok.contains_key(c.id.as_str()),
+            );
         }
     }
     // Propagate input failures until nothing changes (also rejects cycles).
@@ -217,10 +257,16 @@ pub fn verify(lines: &[ClaimLine], ev: &Evidence) -> Vec<Verdict> {
             if !c.label.needs_inputs() || !ok.get(c.id.as_str()).copied().unwrap_or(false) {
                 continue;
             }
-            let bad = c.inputs.iter().find(|i| !ok.get(i.as_str()).copied().unwrap_or(false) || *i == &c.id);
+            let bad = c
+                .inputs
+                .iter()
+                .find(|i| !ok.get(i.as_str()).copied().unwrap_or(false) || *i == &c.id);
             if let Some(bad) = bad {
                 ok.insert(c.id.as_str(), false);
-                input_fail.insert(c.id.as_str(), format!("input claim {bad:?} is missing or rejected"));
+                input_fail.insert(
+                    c.id.as_str(),
+                    format!("input claim {bad:?} is missing or rejected"),
+                );
                 changed = true;
             }
         }
@@ -253,7 +299,11 @@ pub fn verify(lines: &[ClaimLine], ev: &Evidence) -> Vec<Verdict> {
                 let reason = f.0.values().cloned().collect::<Vec<_>>().join("; ");
                 Verdict {
                     id: Some(c.id.clone()),
-                    verdict: if f.0.is_empty() { "accepted" } else { "rejected" },
+                    verdict: if f.0.is_empty() {
+                        "accepted"
+                    } else {
+                        "rejected"
+                    },
                     gates_failed: f.0.keys().copied().collect(),
                     reason,
                     source_id: rec.map(|i| ev.records[i].source_id.clone()),
@@ -271,7 +321,10 @@ mod tests {
 
     #[test]
     fn numbers_are_whole_and_separators_normalized() {
-        assert_eq!(numbers("HR 0.45; 95% CI, 0.33 to 0.63"), vec!["0.45", "95", "0.33", "0.63"]);
+        assert_eq!(
+            numbers("HR 0.45; 95% CI, 0.33 to 0.63"),
+            vec!["0.45", "95", "0.33", "0.63"]
+        );
         assert_eq!(numbers("$18,400,000 and 1,2"), vec!["18400000", "1", "2"]);
         assert_eq!(numbers("118.4 vs 18.45."), vec!["118.4", "18.45"]);
         assert_eq!(numbers("n=1,0000"), vec!["1", "0000"]);

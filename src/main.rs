@@ -164,7 +164,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 std::io::stdin().read_to_string(&mut t)?;
                 t
             } else {
-                std::fs::read_to_string(&claims).with_context(|| format!("reading {}", claims.display()))?
+                std::fs::read_to_string(&claims)
+                    .with_context(|| format!("reading {}", claims.display()))?
             };
             let lake = Lake::open_existing(&cli.lake)?;
             let (_, manifest, ev) = dossier::verify::evidence(&lake, &snapshot).await?;
@@ -177,18 +178,30 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             std::io::Write::flush(&mut out)?;
             let rejected = verdicts.iter().filter(|v| !v.accepted()).count();
             if !cli.quiet {
-                eprintln!("{} claims: {} accepted, {rejected} rejected", verdicts.len(), verdicts.len() - rejected);
+                eprintln!(
+                    "{} claims: {} accepted, {rejected} rejected",
+                    verdicts.len(),
+                    verdicts.len() - rejected
+                );
             }
             if rejected > 0 {
                 return Ok(ExitCode::from(1));
             }
         }
-        Command::Distill { snapshot, assets, query, budget, dump } => {
+        Command::Distill {
+            snapshot,
+            assets,
+            query,
+            budget,
+            dump,
+        } => {
             if let Some(d) = &dump {
                 std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
             }
             let lake = Lake::open_existing(&cli.lake)?;
-            let results = dossier::distill::run(&lake, &snapshot, &assets, &query, budget, dump.as_deref()).await?;
+            let results =
+                dossier::distill::run(&lake, &snapshot, &assets, &query, budget, dump.as_deref())
+                    .await?;
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             let (mut us, mut full, mut kept, mut spans) = (0u128, 0usize, 0usize, 0usize);
             for (picks, stats) in &results {

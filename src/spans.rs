@@ -63,7 +63,8 @@ fn chunk(full: &str, base: usize, para: &str, out: &mut Vec<(usize, usize)>) {
 
 /// Whitespace-separated words of `s` with their byte offsets.
 fn word_spans(s: &str) -> impl Iterator<Item = (usize, &str)> {
-    s.split_whitespace().map(move |w| (w.as_ptr() as usize - s.as_ptr() as usize, w))
+    s.split_whitespace()
+        .map(move |w| (w.as_ptr() as usize - s.as_ptr() as usize, w))
 }
 
 /// The id of a span: sha256 over its source, locator, offsets and text.
@@ -73,7 +74,9 @@ pub fn span_id(source_id: &str, locator: &str, start: usize, end: usize, text: &
 
 /// Whether a field is prose worth splitting (not a number, code or short label).
 pub fn is_text_like(kind: &str, text: &str) -> bool {
-    matches!(kind, "string" | "element" | "passage") && text.len() > MIN_BYTES && text.split_whitespace().nth(7).is_some()
+    matches!(kind, "string" | "element" | "passage")
+        && text.len() > MIN_BYTES
+        && text.split_whitespace().nth(7).is_some()
 }
 
 /// Spans of one record's fields.
@@ -106,7 +109,10 @@ mod tests {
 
     #[test]
     fn passages_split_at_paragraphs_and_drop_short_ones() {
-        let text = format!("Short.\n\n{}\n\nTail paragraph that is long enough to keep as a passage of its own here.", "word ".repeat(200));
+        let text = format!(
+            "Short.\n\n{}\n\nTail paragraph that is long enough to keep as a passage of its own here.",
+            "word ".repeat(200)
+        );
         let p = passages(&text);
         assert_eq!(p.len(), 3, "{p:?}");
         assert!(p.iter().all(|(s, e)| !text[*s..*e].contains("\n\n")));

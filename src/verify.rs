@@ -13,7 +13,10 @@ use crate::model::Hash256;
 use crate::snapshot;
 
 /// The evidence index of a snapshot (every record whole, from its sources object).
-pub async fn evidence(lake: &Lake, snapshot_ref: &str) -> Result<(Hash256, SnapshotManifest, Evidence), Error> {
+pub async fn evidence(
+    lake: &Lake,
+    snapshot_ref: &str,
+) -> Result<(Hash256, SnapshotManifest, Evidence), Error> {
     let (id, manifest) = snapshot::load(lake, snapshot_ref).await?;
     let bytes = lake.get_object(&manifest.sources_bundle).await?;
     let what = format!("{} (sources)", Lake::object_key(&manifest.sources_bundle));
@@ -39,7 +42,11 @@ pub fn verdicts(text: &str, manifest: &SnapshotManifest, ev: &Evidence) -> Vec<V
                 v.gates_failed.insert(0, Gate::Malformed);
             }
             let why = format!("asset {:?} is not in the snapshot", c.asset);
-            v.reason = if v.reason.is_empty() { why } else { format!("{why}; {}", v.reason) };
+            v.reason = if v.reason.is_empty() {
+                why
+            } else {
+                format!("{why}; {}", v.reason)
+            };
         }
     }
     out

@@ -689,15 +689,41 @@ fn verify_rejects_adversarial_claims_and_accepts_true_ones() {
     let lake = real_snapshot();
     let pfs = "Median progression-free survival was 4.8 months in the trametinib group and 1.5 months in the chemotherapy group";
     let ms = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0/classes/0/categories/0/measurements";
-    let claim = |id: &str, asset: &str, value: &str, source: &str, quote: &str, locator: Option<String>| {
+    let claim = |id: &str,
+                 asset: &str,
+                 value: &str,
+                 source: &str,
+                 quote: &str,
+                 locator: Option<String>| {
         serde_json::json!({"id": id, "asset": asset, "field": "efficacy", "value": value, "label": "fact",
                            "source": source, "quote": quote, "locator": locator})
     };
     let lines = vec![
         // True claims.
-        claim("true-pubmed", "trametinib", "4.8 months", "PMID:22663011", pfs, None),
-        claim("true-url", "trametinib", "1.5 months", "https://pubmed.ncbi.nlm.nih.gov/22663011/", pfs, None),
-        claim("true-ctgov", "certolizumab", "47.2%", "NCT02552212", "47.2", Some(format!("{ms}/1/value"))),
+        claim(
+            "true-pubmed",
+            "trametinib",
+            "4.8 months",
+            "PMID:22663011",
+            pfs,
+            None,
+        ),
+        claim(
+            "true-url",
+            "trametinib",
+            "1.5 months",
+            "https://pubmed.ncbi.nlm.nih.gov/22663011/",
+            pfs,
+            None,
+        ),
+        claim(
+            "true-ctgov",
+            "certolizumab",
+            "47.2%",
+            "NCT02552212",
+            "47.2",
+            Some(format!("{ms}/1/value")),
+        ),
         claim(
             "true-label",
             "adalimumab",
@@ -707,18 +733,102 @@ fn verify_rejects_adversarial_claims_and_accepts_true_ones() {
             Some("/boxed_warning/0".into()),
         ),
         // Adversarial claims, each with the gate that must catch it.
-        claim("fabricated-number", "trametinib", "5.8 months", "PMID:22663011", pfs, None),
-        claim("digit-swap", "trametinib", "0.54", "PMID:22663011", "hazard ratio for disease progression or death in the trametinib group, 0.45", None),
-        claim("seven-vs-seventy", "certolizumab", "70%", "NCT02552212", "7.0", Some(format!("{ms}/0/value"))),
-        claim("moved-arm", "certolizumab", "47.2%", "NCT02552212", "47.2", Some(format!("{ms}/0/value"))),
-        claim("one-char", "trametinib", "4.8 months", "PMID:22663011", &pfs.replace("survival", "surviva1"), None),
-        claim("spliced", "trametinib", "4.8", "PMID:22663011", "overall survival was a secondary end point. Median progression-free survival was 4.8", None),
-        claim("wrong-record", "trametinib", "4.8 months", "NCT04280705", pfs, None),
-        claim("invented-nct", "trametinib", "4.8 months", "NCT99999999", pfs, None),
-        claim("url-not-in-catalog", "trametinib", "4.8 months", "https://pubmed.ncbi.nlm.nih.gov/99999999/", pfs, None),
-        claim("number-not-in-quote", "trametinib", "81%", "PMID:22663011", pfs, None),
-        claim("whitespace", "trametinib", "4.8 months", "PMID:22663011", &pfs.replace("was 4.8", "was  4.8"), None),
-        claim("bad-locator", "certolizumab", "47.2%", "NCT02552212", "47.2", Some("/no/such/field".into())),
+        claim(
+            "fabricated-number",
+            "trametinib",
+            "5.8 months",
+            "PMID:22663011",
+            pfs,
+            None,
+        ),
+        claim(
+            "digit-swap",
+            "trametinib",
+            "0.54",
+            "PMID:22663011",
+            "hazard ratio for disease progression or death in the trametinib group, 0.45",
+            None,
+        ),
+        claim(
+            "seven-vs-seventy",
+            "certolizumab",
+            "70%",
+            "NCT02552212",
+            "7.0",
+            Some(format!("{ms}/0/value")),
+        ),
+        claim(
+            "moved-arm",
+            "certolizumab",
+            "47.2%",
+            "NCT02552212",
+            "47.2",
+            Some(format!("{ms}/0/value")),
+        ),
+        claim(
+            "one-char",
+            "trametinib",
+            "4.8 months",
+            "PMID:22663011",
+            &pfs.replace("survival", "surviva1"),
+            None,
+        ),
+        claim(
+            "spliced",
+            "trametinib",
+            "4.8",
+            "PMID:22663011",
+            "overall survival was a secondary end point. Median progression-free survival was 4.8",
+            None,
+        ),
+        claim(
+            "wrong-record",
+            "trametinib",
+            "4.8 months",
+            "NCT04280705",
+            pfs,
+            None,
+        ),
+        claim(
+            "invented-nct",
+            "trametinib",
+            "4.8 months",
+            "NCT99999999",
+            pfs,
+            None,
+        ),
+        claim(
+            "url-not-in-catalog",
+            "trametinib",
+            "4.8 months",
+            "https://pubmed.ncbi.nlm.nih.gov/99999999/",
+            pfs,
+            None,
+        ),
+        claim(
+            "number-not-in-quote",
+            "trametinib",
+            "81%",
+            "PMID:22663011",
+            pfs,
+            None,
+        ),
+        claim(
+            "whitespace",
+            "trametinib",
+            "4.8 months",
+            "PMID:22663011",
+            &pfs.replace("was 4.8", "was  4.8"),
+            None,
+        ),
+        claim(
+            "bad-locator",
+            "certolizumab",
+            "47.2%",
+            "NCT02552212",
+            "47.2",
+            Some("/no/such/field".into()),
+        ),
         serde_json::json!({"id": "fact-no-quote", "asset": "trametinib", "field": "f", "value": "4.8", "label": "fact", "source": "PMID:22663011"}),
         serde_json::json!({"id": "derived-ok", "asset": "trametinib", "field": "f", "value": "3.3 months", "label": "derived",
                            "inputs": ["true-pubmed", "true-url"], "formula": "4.8 - 1.5"}),
@@ -732,13 +842,33 @@ fn verify_rejects_adversarial_claims_and_accepts_true_ones() {
     let file = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(file.path(), text).unwrap();
     let out = dossier()
-        .args(["--lake", lake.path().to_str().unwrap(), "verify", "--snapshot", "latest", "--claims"])
+        .args([
+            "--lake",
+            lake.path().to_str().unwrap(),
+            "verify",
+            "--snapshot",
+            "latest",
+            "--claims",
+        ])
         .arg(file.path())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
-    let verdicts: Vec<Value> = String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(verdicts.len(), lines.len() + 1, "one verdict per line, in order");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let verdicts: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        verdicts.len(),
+        lines.len() + 1,
+        "one verdict per line, in order"
+    );
     let expect = [
         ("true-pubmed", None),
         ("true-url", None),
@@ -768,15 +898,107 @@ fn verify_rejects_adversarial_claims_and_accepts_true_ones() {
             None => assert_eq!(v["verdict"], "accepted", "{v}"),
             Some(g) => {
                 assert_eq!(v["verdict"], "rejected", "{v}");
-                let gates: Vec<&str> = v["gates_failed"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+                let gates: Vec<&str> = v["gates_failed"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_str().unwrap())
+                    .collect();
                 assert!(gates.contains(&g), "{id}: wanted {g}, got {v}");
                 assert!(!v["reason"].as_str().unwrap().is_empty());
             }
         }
     }
-    assert_eq!(verdicts[0]["url"], "https://pubmed.ncbi.nlm.nih.gov/22663011/");
+    assert_eq!(
+        verdicts[0]["url"],
+        "https://pubmed.ncbi.nlm.nih.gov/22663011/"
+    );
     // The CT.gov bare label resolves to the latest version of the study that holds the quote.
-    assert_eq!(verdicts[2]["source_id"], "ctgov:NCT02552212@688b819da94ff2dc", "the 2024-01-03 version");
+    assert_eq!(
+        verdicts[2]["source_id"], "ctgov:NCT02552212@688b819da94ff2dc",
+        "the 2024-01-03 version"
+    );
     let last = verdicts.last().unwrap();
     assert_eq!(last["gates_failed"][0], "malformed");
+}
+
+#[test]
+fn distill_returns_exact_spans_under_the_token_budget() {
+    let lake = real_snapshot();
+    let out = dossier()
+        .args([
+            "--lake",
+            lake.path().to_str().unwrap(),
+            "distill",
+            "--assets",
+            "trametinib,adalimumab",
+        ])
+        .args([
+            "--query",
+            "median progression-free survival hazard ratio",
+            "--budget",
+            "400",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let picks: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let tram: Vec<&Value> = picks
+        .iter()
+        .filter(|p| p["asset"] == "trametinib")
+        .collect();
+    assert!(!tram.is_empty());
+    assert!(
+        tram[0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("progression-free survival"),
+        "{}",
+        tram[0]
+    );
+    for asset in ["trametinib", "adalimumab"] {
+        let used: u64 = picks
+            .iter()
+            .filter(|p| p["asset"] == asset)
+            .map(|p| p["tokens"].as_u64().unwrap())
+            .sum();
+        assert!(used <= 400, "{asset}: {used} tokens");
+    }
+    for p in &picks {
+        // Each span is the exact byte range of its field, and its id is the hash of it.
+        let q = format!(
+            "SELECT text FROM text_fields WHERE asset_id = '{}' AND source_id = '{}' AND locator = '{}'",
+            p["asset"].as_str().unwrap(),
+            p["source_id"].as_str().unwrap(),
+            p["locator"].as_str().unwrap().replace('\'', "''")
+        );
+        let field = sql_json(lake.path(), &q);
+        let text = field[0]["text"].as_str().unwrap();
+        let (s, e) = (
+            p["start"].as_u64().unwrap() as usize,
+            p["end"].as_u64().unwrap() as usize,
+        );
+        assert_eq!(&text[s..e], p["text"].as_str().unwrap());
+        let id = dossier::spans::span_id(
+            p["source_id"].as_str().unwrap(),
+            p["locator"].as_str().unwrap(),
+            s,
+            e,
+            &text[s..e],
+        );
+        assert_eq!(p["span_id"], id.as_str());
+    }
+    let summary = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        summary.contains("assets=2") && summary.contains("reduction="),
+        "{summary}"
+    );
 }

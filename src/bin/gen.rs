@@ -172,12 +172,24 @@ fn claims(assets: usize, n: usize) -> String {
         let (value, source, quote) = if k % 2 == 0 {
             let v = format!("{}.{}%", num(i, 1) % 40, num(i, 2) % 10);
             let set_id = format!("{:08x}-0000-4000-8000-{:012x}", num(i, 9) as u32, i);
-            (v.clone(), set_id, format!("{drug} reduced the primary endpoint by {v} versus placebo"))
+            (
+                v.clone(),
+                set_id,
+                format!("{drug} reduced the primary endpoint by {v} versus placebo"),
+            )
         } else {
             let v = format!("{}%", num(i, 7) % 80);
-            (v.clone(), format!("PMID:{}", 90_000_000 + i), format!("The response rate was {v} with {drug}"))
+            (
+                v.clone(),
+                format!("PMID:{}", 90_000_000 + i),
+                format!("The response rate was {v} with {drug}"),
+            )
         };
-        let value = if k % 10 == 9 { format!("{}9", value.trim_end_matches('%')) } else { value };
+        let value = if k % 10 == 9 {
+            format!("{}9", value.trim_end_matches('%'))
+        } else {
+            value
+        };
         let line = json!({"id": format!("c{k}"), "asset": drug, "field": "efficacy", "value": value,
                           "label": "fact", "source": source, "quote": quote, "locator": null});
         out.push_str(&line.to_string());
@@ -234,7 +246,10 @@ fn main() -> anyhow::Result<()> {
     }
     write(&args.out.join("portfolio.toml"), portfolio.as_bytes())?;
     if args.claims > 0 {
-        write(&args.out.join("claims.jsonl"), claims(args.assets, args.claims).as_bytes())?;
+        write(
+            &args.out.join("claims.jsonl"),
+            claims(args.assets, args.claims).as_bytes(),
+        )?;
     }
     eprintln!("wrote {} assets under {}", args.assets, args.out.display());
     Ok(())

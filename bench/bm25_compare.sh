@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# BM25 index + query time per asset: dossier (Rust) next to the Python BM25Distiller of
+# ../shared/seeds/004_6eb47fa31ca46851.txt on the same passages, in one run; and the token
+# reduction of the distilled context against the full text of each bundle.
+# Usage: bench/bm25_compare.sh [N_ASSETS=500] [BUDGET=2000]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${1:-500}
+BUDGET=${2:-2000}
+QUERY="primary endpoint hazard ratio response rate versus placebo"
+SEED=../shared/seeds/004_6eb47fa31ca46851.txt
+cargo build --release --quiet --bins
+BIN=${CARGO_TARGET_DIR:-target}/release
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$BIN/dossier-gen" --assets "$N" --out "$tmp/syn" 2>/dev/null
+"$BIN/dossier" --quiet --lake "$tmp/lake" snapshot --portfolio "$tmp/syn/portfolio.toml" --import "$tmp/syn/import" > /dev/null
+"$BIN/dossier" --lake "$tmp/lake" distill --query "$QUERY" --budget "$BUDGET" --dump "$tmp/spans" > /dev/null 2> "$tmp/rust.txt"
+rust=$(grep -o 'mean_index_query_us=[0-9.]*' "$tmp/rust.txt" | cut -d= -f2)
+py=$(python3 bench/bm25_compare.py "$tmp/spans" "$QUERY" "$SEED")
+pyus=$(python3 -c "import json,sys; print(json.loads(sys.argv[1])['mean_index_query_us'])" "$py")
+echo "rust:   $(cat "$tmp/rust.txt")"
+echo "python: $py"
+awk -v r="$rust" -v p="$pyus" 'BEGIN { printf "BM25 index+query per asset: dossier %.0f us, Python BM25Distiller %.0f us, speedup %.1fx\n", r, p, p/r }'
