@@ -229,25 +229,53 @@ pub fn decode(bytes: Bytes, what: &str) -> Result<Vec<RecordBatch>, BundleError>
         .map_err(|e| dec_err(Box::new(e)))
 }
 
-/// Flattens bundle batches into the `text_fields` shape:
-/// (asset_id, source_id, family, locator, kind, text).
-pub fn text_field_rows(
-    batches: &[RecordBatch],
-) -> Result<RecordBatch, datafusion::arrow::error::ArrowError> {
-    let mut cols: [StringBuilder; 6] = Default::default();
+/// One decoded bundle row: its identity, raw bytes and text fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub asset_id: String,
+    pub source_id: String,
+    pub family: String,
+    pub record_key: String,
+    pub url: String,
+    pub cutoff_date: Option<String>,
+    pub raw: Vec<u8>,
+    /// (locator, kind, text)
+    pub fields: Vec<(String, String, String)>,
+}
+
+/// Every row of bundle batches. Batches without the bundle columns are skipped.
+pub fn rows(batches: &[RecordBatch]) -> Vec<Row> {
+    let mut out = Vec::new();
     for b in batches {
-        let s = |name: &str| {
-            b.column_by_name(name)
+        let s = |n: &str| {
+            b.column_by_name(n)
                 .and_then(|c| c.as_any().downcast_ref::<StringArray>().cloned())
         };
-        let (Some(asset), Some(source), Some(family)) =
-            (s("asset_id"), s("source_id"), s("family"))
-        else {
-            continue;
-        };
-        let Some(list) = b
+        let raw = b
+            .column_by_name("raw")
+            .and_then(|c| c.as_any().downcast_ref::<BinaryArray>().cloned());
+        let list = b
             .column_by_name("fields")
-            .and_then(|c| c.as_any().downcast_ref::<ListArray>().cloned())
+            .and_then(|c| c.as_any().downcast_ref::<ListArray>().cloned());
+        let (
+            Some(asset),
+            Some(sid),
+            Some(fam),
+            Some(key),
+            Some(url),
+            Some(cut),
+            Some(raw),
+            Some(list),
+        ) = (
+            s("asset_id"),
+            s("source_id"),
+            s("family"),
+            s("record_key"),
+            s("url"),
+            s("cutoff_date"),
+            raw,
+            list,
+        )
         else {
             continue;
         };
@@ -260,13 +288,40 @@ pub fn text_field_rows(
             let (Some(loc), Some(kind), Some(text)) = (part(0), part(1), part(2)) else {
                 continue;
             };
-            for j in 0..st.len() {
-                cols[0].append_value(asset.value(row));
-                cols[1].append_value(source.value(row));
-                cols[2].append_value(family.value(row));
-                cols[3].append_value(loc.value(j));
-                cols[4].append_value(kind.value(j));
-                cols[5].append_value(text.value(j));
+            out.push(Row {
+                asset_id: asset.value(row).to_string(),
+                source_id: sid.value(row).to_string(),
+                family: fam.value(row).to_string(),
+                record_key: key.value(row).to_string(),
+                url: url.value(row).to_string(),
+                cutoff_date: (!cut.is_null(row)).then(|| cut.value(row).to_string()),
+                raw: raw.value(row).to_vec(),
+                fields: (0..st.len())
+                    .map(|j| {
+                        (
+                            loc.value(j).to_string(),
+                            kind.value(j).to_string(),
+                            text.value(j).to_string(),
+                        )
+                    })
+                    .collect(),
+            });
+        }
+    }
+    out
+}
+
+/// Flattens bundle rows into the `text_fields` shape:
+/// (asset_id, source_id, family, locator, kind, text).
+pub fn text_field_rows(rows: &[Row]) -> Result<RecordBatch, datafusion::arrow::error::ArrowError> {
+    let mut cols: [StringBuilder; 6] = Default::default();
+    for r in rows {
+        for (loc, kind, text) in &r.fields {
+            for (b, v) in
+                cols.iter_mut()
+                    .zip([&r.asset_id, &r.source_id, &r.family, loc, kind, text])
+            {
+                b.append_value(v);
             }
         }
     }
@@ -282,54 +337,6 @@ pub fn text_field_rows(
         .map(|b| Arc::new(b.finish()) as ArrayRef)
         .collect();
     RecordBatch::try_new(schema, arrays)
-}
-
-/// One bundle row's identity and text fields: (source_id, url, [(locator, kind, text)]).
-pub type RowFields = (String, String, Vec<(String, String, String)>);
-
-/// The text fields of every row of bundle batches.
-pub fn row_fields(batches: &[RecordBatch]) -> Vec<RowFields> {
-    let mut out = Vec::new();
-    for b in batches {
-        let s = |name: &str| {
-            b.column_by_name(name)
-                .and_then(|c| c.as_any().downcast_ref::<StringArray>().cloned())
-        };
-        let (Some(source), Some(url)) = (s("source_id"), s("url")) else {
-            continue;
-        };
-        let Some(list) = b
-            .column_by_name("fields")
-            .and_then(|c| c.as_any().downcast_ref::<ListArray>().cloned())
-        else {
-            continue;
-        };
-        for row in 0..b.num_rows() {
-            let items = list.value(row);
-            let Some(st) = items.as_any().downcast_ref::<StructArray>() else {
-                continue;
-            };
-            let part = |i: usize| st.column(i).as_any().downcast_ref::<StringArray>().cloned();
-            let (Some(loc), Some(kind), Some(text)) = (part(0), part(1), part(2)) else {
-                continue;
-            };
-            let fields = (0..st.len())
-                .map(|j| {
-                    (
-                        loc.value(j).to_string(),
-                        kind.value(j).to_string(),
-                        text.value(j).to_string(),
-                    )
-                })
-                .collect();
-            out.push((
-                source.value(row).to_string(),
-                url.value(row).to_string(),
-                fields,
-            ));
-        }
-    }
-    out
 }
 
 /// The raw bytes of each row, for tests and the verify step.
@@ -390,7 +397,7 @@ mod tests {
         let bytes = encode("a", &[(Role::Subject, &r)]).unwrap();
         let batches = decode(Bytes::from(bytes), "test").unwrap();
         assert_eq!(raw_column(&batches[0]).unwrap().value(0), r.raw.as_slice());
-        let tf = text_field_rows(&batches).unwrap();
+        let tf = text_field_rows(&rows(&batches)).unwrap();
         let text = tf.column(5).as_any().downcast_ref::<StringArray>().unwrap();
         assert_eq!(text.value(0), "HR 0.45 ≥ 18");
         assert!(decode(Bytes::from_static(b"not parquet"), "junk").is_err());

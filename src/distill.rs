@@ -48,10 +48,10 @@ pub fn distill_bundle(
     budget: usize,
     dump: Option<&Path>,
 ) -> Result<(Vec<Distilled>, AssetStats), Error> {
-    let rows = bundle::row_fields(batches);
+    let rows = bundle::rows(batches);
     let all: Vec<Span> = rows
         .iter()
-        .flat_map(|(sid, url, fields)| spans::spans_of(sid, url, fields))
+        .flat_map(|r| spans::spans_of(&r.source_id, &r.url, &r.fields))
         .collect();
     let t = Instant::now();
     let index = Bm25::build(all.iter().map(|s| s.text.as_str()));
@@ -60,7 +60,7 @@ pub fn distill_bundle(
     let picks = bm25::distill(&ranked, &all, budget);
     let full: String = rows
         .iter()
-        .flat_map(|(_, _, f)| f.iter().map(|x| x.2.as_str()))
+        .flat_map(|r| r.fields.iter().map(|x| x.2.as_str()))
         .collect::<Vec<_>>()
         .join("\n");
     if let Some(dir) = dump {

@@ -5,9 +5,7 @@
 
 use std::collections::HashMap;
 
-use datafusion::arrow::array::{
-    Array, BinaryArray, ListArray, RecordBatch, StringArray, StructArray,
-};
+use datafusion::arrow::array::RecordBatch;
 
 use crate::model::Family;
 
@@ -83,64 +81,32 @@ impl Evidence {
     /// Builds the index from the batches of a sources object (bundle schema).
     pub fn from_batches(batches: &[RecordBatch]) -> Evidence {
         let mut ev = Evidence::default();
-        for b in batches {
-            let s = |n: &str| {
-                b.column_by_name(n)
-                    .and_then(|c| c.as_any().downcast_ref::<StringArray>().cloned())
-            };
-            let (Some(sid), Some(fam), Some(key), Some(url), Some(cut)) = (
-                s("source_id"),
-                s("family"),
-                s("record_key"),
-                s("url"),
-                s("cutoff_date"),
-            ) else {
+        for row in crate::bundle::rows(batches) {
+            let Some(family) = Family::parse(&row.family) else {
                 continue;
             };
-            let raw = b
-                .column_by_name("raw")
-                .and_then(|c| c.as_any().downcast_ref::<BinaryArray>().cloned());
-            let list = b
-                .column_by_name("fields")
-                .and_then(|c| c.as_any().downcast_ref::<ListArray>().cloned());
-            let (Some(raw), Some(list)) = (raw, list) else {
-                continue;
-            };
-            for row in 0..b.num_rows() {
-                let Some(family) = Family::parse(fam.value(row)) else {
-                    continue;
-                };
-                let items = list.value(row);
-                let Some(st) = items.as_any().downcast_ref::<StructArray>() else {
-                    continue;
-                };
-                let part = |i: usize| st.column(i).as_any().downcast_ref::<StringArray>().cloned();
-                let (Some(loc), Some(text)) = (part(0), part(2)) else {
-                    continue;
-                };
-                let mut joined = String::new();
-                let mut starts = Vec::with_capacity(st.len());
-                let mut locators = Vec::with_capacity(st.len());
-                for j in 0..st.len() {
-                    if j > 0 {
-                        joined.push('\0');
-                    }
-                    starts.push(joined.len());
-                    joined.push_str(text.value(j));
-                    locators.push(loc.value(j).to_string());
+            let mut joined = String::new();
+            let mut starts = Vec::with_capacity(row.fields.len());
+            let mut locators = Vec::with_capacity(row.fields.len());
+            for (j, (loc, _, text)) in row.fields.into_iter().enumerate() {
+                if j > 0 {
+                    joined.push('\0');
                 }
-                ev.add(EvidenceRecord {
-                    source_id: sid.value(row).to_string(),
-                    family,
-                    record_key: key.value(row).to_string(),
-                    url: url.value(row).to_string(),
-                    cutoff_date: (!cut.is_null(row)).then(|| cut.value(row).to_string()),
-                    raw: raw.value(row).to_vec(),
-                    locators,
-                    joined,
-                    starts,
-                });
+                starts.push(joined.len());
+                joined.push_str(&text);
+                locators.push(loc);
             }
+            ev.add(EvidenceRecord {
+                source_id: row.source_id,
+                family,
+                record_key: row.record_key,
+                url: row.url,
+                cutoff_date: row.cutoff_date,
+                raw: row.raw,
+                locators,
+                joined,
+                starts,
+            });
         }
         ev
     }

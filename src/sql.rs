@@ -69,7 +69,7 @@ async fn register_bundles(
         );
         batches.extend(crate::blocking(move || Ok(bundle::decode(bytes, &what)?)).await?);
     }
-    let fields = bundle::text_field_rows(&batches)?;
+    let fields = bundle::text_field_rows(&bundle::rows(&batches))?;
     let records: Vec<RecordBatch> = batches
         .iter()
         .map(|b| with_snapshot_column(&id.to_string(), b, &["fields"]))
