@@ -14,11 +14,19 @@ BIN=${CARGO_TARGET_DIR:-target}/release
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$BIN/dossier-gen" --assets "$N" --out "$tmp/syn" 2>/dev/null
-"$BIN/dossier" --quiet --lake "$tmp/lake" snapshot --portfolio "$tmp/syn/portfolio.toml" --import "$tmp/syn/import" > /dev/null
-"$BIN/dossier" --lake "$tmp/lake" distill --query "$QUERY" --budget "$BUDGET" --dump "$tmp/spans" > /dev/null 2> "$tmp/rust.txt"
-rust=$(grep -o 'mean_index_query_us=[0-9.]*' "$tmp/rust.txt" | cut -d= -f2)
-py=$(python3 bench/bm25_compare.py "$tmp/spans" "$QUERY" "$SEED")
-pyus=$(python3 -c "import json,sys; print(json.loads(sys.argv[1])['mean_index_query_us'])" "$py")
-echo "rust:   $(cat "$tmp/rust.txt")"
-echo "python: $py"
-awk -v r="$rust" -v p="$pyus" 'BEGIN { printf "BM25 index+query per asset: dossier %.0f us, Python BM25Distiller %.0f us, speedup %.1fx\n", r, p, p/r }'
+
+compare() {
+  local name=$1 portfolio=$2 import=$3
+  "$BIN/dossier" --quiet --lake "$tmp/lake-$name" snapshot --portfolio "$portfolio" --import "$import" > /dev/null
+  "$BIN/dossier" --lake "$tmp/lake-$name" distill --query "$QUERY" --budget "$BUDGET" --dump "$tmp/spans-$name" > /dev/null 2> "$tmp/rust-$name.txt"
+  local rust py pyus
+  rust=$(grep -o 'mean_index_query_us=[0-9.]*' "$tmp/rust-$name.txt" | cut -d= -f2)
+  py=$(python3 bench/bm25_compare.py "$tmp/spans-$name" "$QUERY" "$SEED")
+  pyus=$(python3 -c "import json,sys; print(json.loads(sys.argv[1])['mean_index_query_us'])" "$py")
+  echo "[$name] rust:   $(cat "$tmp/rust-$name.txt")"
+  echo "[$name] python: $py"
+  awk -v n="$name" -v r="$rust" -v p="$pyus" 'BEGIN { printf "[%s] BM25 index+query per asset: dossier %.0f us, Python BM25Distiller %.0f us, speedup %.1fx\n", n, r, p, p/r }'
+}
+
+compare real ../shared/real-sources/portfolio.toml ../shared/real-sources/import
+compare "synthetic-$N" "$tmp/syn/portfolio.toml" "$tmp/syn/import"

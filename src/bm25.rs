@@ -5,6 +5,8 @@
 //! Terms: lower-cased runs of letters and digits of at least 2 characters (numbers and
 //! short acronyms matter in this domain). idf = ln((N - df + 0.5) / (df + 0.5) + 1).
 
+use std::borrow::Cow;
+
 use rustc_hash::FxHashMap;
 
 use crate::spans::Span;
@@ -17,6 +19,19 @@ fn terms_of(lower: &str) -> impl Iterator<Item = &str> {
     lower
         .split(|c: char| !c.is_alphanumeric())
         .filter(|t| t.chars().nth(1).is_some())
+}
+
+/// Lower-cases a text, borrowing it when it has nothing to change.
+fn lower(text: &str) -> Cow<'_, str> {
+    if text.is_ascii() {
+        if text.bytes().any(|b| b.is_ascii_uppercase()) {
+            Cow::Owned(text.to_ascii_lowercase())
+        } else {
+            Cow::Borrowed(text)
+        }
+    } else {
+        Cow::Owned(text.to_lowercase())
+    }
 }
 
 /// Terms of a text, lower-cased.
@@ -34,32 +49,35 @@ pub struct Bm25 {
 
 impl Bm25 {
     pub fn build<'a>(docs: impl IntoIterator<Item = &'a str>) -> Bm25 {
-        let mut idx = Bm25::default();
-        for (d, text) in docs.into_iter().enumerate() {
-            let lower = text.to_lowercase();
-            let mut tf: FxHashMap<&str, u32> = FxHashMap::default();
+        let lowered: Vec<Cow<'a, str>> = docs.into_iter().map(lower).collect();
+        let mut postings: FxHashMap<&str, Vec<(u32, u32)>> = FxHashMap::default();
+        let mut tf: FxHashMap<&str, u32> = FxHashMap::default();
+        let mut lengths = Vec::with_capacity(lowered.len());
+        for (d, text) in lowered.iter().enumerate() {
             let mut n = 0u32;
-            for t in terms_of(&lower) {
+            for t in terms_of(text) {
                 *tf.entry(t).or_insert(0) += 1;
                 n += 1;
             }
-            idx.lengths.push(n);
-            for (t, f) in tf {
-                match idx.postings.get_mut(t) {
-                    Some(p) => p.push((d as u32, f)),
-                    None => {
-                        idx.postings.insert(t.to_string(), vec![(d as u32, f)]);
-                    }
-                }
+            lengths.push(n);
+            for (t, f) in tf.drain() {
+                postings.entry(t).or_default().push((d as u32, f));
             }
         }
-        let total: u64 = idx.lengths.iter().map(|l| *l as u64).sum();
-        idx.avg_len = if idx.lengths.is_empty() {
+        let total: u64 = lengths.iter().map(|l| *l as u64).sum();
+        let avg_len = if lengths.is_empty() {
             0.0
         } else {
-            total as f64 / idx.lengths.len() as f64
+            total as f64 / lengths.len() as f64
         };
-        idx
+        Bm25 {
+            postings: postings
+                .into_iter()
+                .map(|(t, p)| (t.to_string(), p))
+                .collect(),
+            lengths,
+            avg_len,
+        }
     }
 
     pub fn len(&self) -> usize {
