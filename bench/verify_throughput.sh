@@ -19,5 +19,5 @@ set -e
 t1=$(date +%s.%N)
 [ "$rc" -le 1 ] || { cat "$tmp/err"; exit 2; }
 accepted=$(grep -c '"verdict":"accepted"' "$tmp/verdicts.jsonl" || true)
-awk -v c="$C" -v a="$t0" -v b="$t1" -v ok="$accepted" -v r="$(tail -1 "$tmp/rss")" 'BEGIN {
-  d=b-a; printf "verify: %d claims over %s assets in %.3f s (whole command, incl. loading and indexing the snapshot) = %.0f claims/s; accepted %d; peak RSS %.0f MB\n", c, ENVIRON["N"], d, c/d, ok, r/1024 }' N="$N"
+awk -v n="$N" -v c="$C" -v a="$t0" -v b="$t1" -v ok="$accepted" -v r="$(tail -1 "$tmp/rss")" 'BEGIN {
+  d=b-a; printf "verify: %d claims over %s assets in %.3f s (whole command, incl. loading and indexing the snapshot) = %.0f claims/s; accepted %d; peak RSS %.0f MB\n", c, n, d, c/d, ok, r/1024 }'
