@@ -112,6 +112,11 @@ pub async fn run(
     dump: Option<&Path>,
 ) -> Result<Vec<(Vec<Distilled>, AssetStats)>, Error> {
     let (_, manifest) = crate::snapshot::load(lake, snapshot_ref).await?;
+    if let Some(a) = assets.iter().find(|a| !manifest.assets.contains_key(*a)) {
+        return Err(Error::Invalid(format!(
+            "asset {a:?} is not in the snapshot"
+        )));
+    }
     let mut out = Vec::new();
     for (asset, entry) in &manifest.assets {
         if !assets.is_empty() && !assets.contains(asset) {
@@ -131,13 +136,6 @@ pub async fn run(
             })
             .await?,
         );
-    }
-    for a in assets {
-        if !manifest.assets.contains_key(a) {
-            return Err(Error::Invalid(format!(
-                "asset {a:?} is not in the snapshot"
-            )));
-        }
     }
     Ok(out)
 }

@@ -78,8 +78,12 @@ fn sql_json(lake: &Path, query: &str) -> Vec<Value> {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout)
-        .unwrap()
+    json_lines(&out.stdout)
+}
+
+/// Parses JSON Lines output, skipping blank lines.
+fn json_lines(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(stdout)
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| serde_json::from_str(l).unwrap())
@@ -859,11 +863,7 @@ fn verify_rejects_adversarial_claims_and_accepts_true_ones() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let verdicts: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let verdicts: Vec<Value> = json_lines(&out.stdout);
     assert_eq!(
         verdicts.len(),
         lines.len() + 1,
@@ -946,11 +946,7 @@ fn distill_returns_exact_spans_under_the_token_budget() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let picks: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let picks: Vec<Value> = json_lines(&out.stdout);
     let tram: Vec<&Value> = picks
         .iter()
         .filter(|p| p["asset"] == "trametinib")
