@@ -122,19 +122,15 @@ pub async fn run(
         if !assets.is_empty() && !assets.contains(asset) {
             continue;
         }
-        let bytes = lake.get_object(&entry.bundle).await?;
+        let batches =
+            crate::snapshot::read_bundle(lake, &entry.bundle, &format!("asset {asset}")).await?;
         let (a, q, d) = (
             asset.clone(),
             query.to_string(),
             dump.map(Path::to_path_buf),
         );
-        let what = format!("{} (asset {asset})", Lake::object_key(&entry.bundle));
         out.push(
-            crate::blocking(move || {
-                let batches = bundle::decode(bytes, &what)?;
-                distill_bundle(&a, &batches, &q, budget, d.as_deref())
-            })
-            .await?,
+            crate::blocking(move || distill_bundle(&a, &batches, &q, budget, d.as_deref())).await?,
         );
     }
     Ok(out)

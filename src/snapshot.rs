@@ -165,6 +165,18 @@ pub async fn write(
     Ok(id)
 }
 
+/// Reads a bundle (or the sources object) through the verifying lake and decodes it
+/// on the blocking pool; `label` names it in errors (e.g. `asset dupilumab`).
+pub async fn read_bundle(
+    lake: &Lake,
+    hash: &Hash256,
+    label: &str,
+) -> Result<Vec<datafusion::arrow::array::RecordBatch>, Error> {
+    let bytes = lake.get_object(hash).await?;
+    let what = format!("{} ({label})", Lake::object_key(hash));
+    crate::blocking(move || Ok(bundle::decode(bytes, &what)?)).await
+}
+
 /// Reads and verifies a manifest by id, or `latest`.
 pub async fn load(lake: &Lake, id_or_latest: &str) -> Result<(Hash256, SnapshotManifest), Error> {
     let id = if id_or_latest == "latest" {

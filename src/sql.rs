@@ -62,12 +62,8 @@ async fn register_bundles(
     let (id, manifest) = snapshot::load(lake, snapshot_ref).await?;
     let mut batches = Vec::new();
     for (asset, entry) in &manifest.assets {
-        let bytes = lake.get_object(&entry.bundle).await?;
-        let what = format!(
-            "{} (asset {asset})",
-            crate::lake::Lake::object_key(&entry.bundle)
-        );
-        batches.extend(crate::blocking(move || Ok(bundle::decode(bytes, &what)?)).await?);
+        batches
+            .extend(snapshot::read_bundle(lake, &entry.bundle, &format!("asset {asset}")).await?);
     }
     let fields = bundle::text_field_rows(&bundle::rows(&batches))?;
     let records: Vec<RecordBatch> = batches
@@ -92,16 +88,12 @@ async fn register_bundles(
         "text_fields",
         Arc::new(MemTable::try_new(fields.schema(), vec![vec![fields]])?),
     )?;
-    let bytes = lake.get_object(&manifest.sources_bundle).await?;
-    let what = format!(
-        "{} (sources)",
-        crate::lake::Lake::object_key(&manifest.sources_bundle)
-    );
-    let sources = crate::blocking(move || Ok(bundle::decode(bytes, &what)?)).await?;
-    let sources: Vec<RecordBatch> = sources
-        .iter()
-        .map(|b| with_snapshot_column(&id.to_string(), b, &["fields", "asset_id", "role"]))
-        .collect::<Result<_, _>>()?;
+    let sources: Vec<RecordBatch> =
+        snapshot::read_bundle(lake, &manifest.sources_bundle, "sources")
+            .await?
+            .iter()
+            .map(|b| with_snapshot_column(&id.to_string(), b, &["fields", "asset_id", "role"]))
+            .collect::<Result<_, _>>()?;
     if let Some(first) = sources.first() {
         ctx.register_table(
             "sources",

@@ -3,7 +3,6 @@
 //! index once, and returns one verdict per claim line in input order.
 
 use crate::Error;
-use crate::bundle;
 use crate::claims::{ClaimLine, parse_lines};
 use crate::evidence::Evidence;
 use crate::gates::{self, Gate, Verdict};
@@ -18,13 +17,8 @@ pub async fn evidence(
     snapshot_ref: &str,
 ) -> Result<(Hash256, SnapshotManifest, Evidence), Error> {
     let (id, manifest) = snapshot::load(lake, snapshot_ref).await?;
-    let bytes = lake.get_object(&manifest.sources_bundle).await?;
-    let what = format!("{} (sources)", Lake::object_key(&manifest.sources_bundle));
-    let ev = crate::blocking(move || {
-        let batches = bundle::decode(bytes, &what)?;
-        Ok(Evidence::from_batches(&batches))
-    })
-    .await?;
+    let batches = snapshot::read_bundle(lake, &manifest.sources_bundle, "sources").await?;
+    let ev = crate::blocking(move || Ok(Evidence::from_batches(&batches))).await?;
     Ok((id, manifest, ev))
 }
 
