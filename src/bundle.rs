@@ -363,7 +363,6 @@ mod tests {
             cutoff_date: Some("2024-01-03".into()),
             title: None,
             media_type: "application/json",
-            origin: "test.json".into(),
             content_sha256: sha256_hex(&raw),
             raw,
             fields: vec![TextField {

@@ -139,8 +139,6 @@ pub struct Record {
     pub cutoff_date: Option<String>,
     pub title: Option<String>,
     pub media_type: &'static str,
-    /// The import file it came from, relative to the import directory.
-    pub origin: String,
     /// The record's exact bytes (a whole file, or the slice of one element of `results[]`).
     pub raw: Vec<u8>,
     pub content_sha256: String,

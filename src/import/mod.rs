@@ -149,7 +149,6 @@ impl ImportFile {
                 .or(draft.cutoff_date),
             title: meta.and_then(|m| m.title.clone()).or(draft.title),
             media_type: draft.media_type,
-            origin: self.rel.clone(),
             raw: draft.raw,
             fields: draft.fields,
             facets: Facets {
