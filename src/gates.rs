@@ -142,7 +142,7 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>) {
         return (f, None);
     }
     let Some(q) = quote else {
-        return (f, Some(candidates[candidates.len() - 1]));
+        return (f, candidates.last().copied());
     };
     if q.contains('\0') {
         f.add(Gate::Quote, "the quote holds a NUL character");
@@ -161,7 +161,7 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>) {
             Gate::Quote,
             format!("the quote does not occur verbatim in one text field of {source}"),
         );
-        return (f, Some(candidates[candidates.len() - 1]));
+        return (f, candidates.last().copied());
     };
     let qn = numbers(q);
     // Facts carry their numbers in the quote; computed labels carry them in their inputs.

@@ -170,12 +170,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let lake = Lake::open_existing(&cli.lake)?;
             let (_, manifest, ev) = dossier::verify::evidence(&lake, &snapshot).await?;
             let verdicts = dossier::verify::verdicts(&text, &manifest, &ev);
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            for v in &verdicts {
-                serde_json::to_writer(&mut out, v)?;
-                std::io::Write::write_all(&mut out, b"\n")?;
-            }
-            std::io::Write::flush(&mut out)?;
+            write_json_lines(&verdicts)?;
             let rejected = verdicts.iter().filter(|v| !v.accepted()).count();
             if !cli.quiet {
                 eprintln!(
@@ -202,19 +197,15 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let results =
                 dossier::distill::run(&lake, &snapshot, &assets, &query, budget, dump.as_deref())
                     .await?;
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let picks: Vec<_> = results.iter().flat_map(|(p, _)| p).collect();
+            write_json_lines(&picks)?;
             let (mut us, mut full, mut kept, mut spans) = (0u128, 0usize, 0usize, 0usize);
-            for (picks, stats) in &results {
-                for p in picks {
-                    serde_json::to_writer(&mut out, p)?;
-                    std::io::Write::write_all(&mut out, b"\n")?;
-                }
+            for (_, stats) in &results {
                 us += stats.index_query_us;
                 full += stats.tokens_full;
                 kept += stats.tokens_distilled;
                 spans += stats.spans;
             }
-            std::io::Write::flush(&mut out)?;
             let n = results.len().max(1);
             eprintln!(
                 "distill: assets={} spans={spans} mean_index_query_us={:.0} tokens_full={full} tokens_distilled={kept} reduction={:.1}%",
@@ -250,6 +241,18 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes one JSON object per line to stdout.
+fn write_json_lines<T: serde::Serialize>(items: &[T]) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for item in items {
+        serde_json::to_writer(&mut out, item)?;
+        out.write_all(b"\n")?;
+    }
+    out.flush()?;
+    Ok(())
 }
 
 /// The stderr summary of a snapshot: records per family, statuses, throughput.
