@@ -233,6 +233,8 @@ pub fn decode(bytes: Bytes, what: &str) -> Result<Vec<RecordBatch>, BundleError>
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
     pub asset_id: String,
+    /// `subject`, `competitor` or `source`.
+    pub role: String,
     pub source_id: String,
     pub family: String,
     pub record_key: String,
@@ -259,6 +261,7 @@ pub fn rows(batches: &[RecordBatch]) -> Vec<Row> {
             .and_then(|c| c.as_any().downcast_ref::<ListArray>().cloned());
         let (
             Some(asset),
+            Some(role),
             Some(sid),
             Some(fam),
             Some(key),
@@ -268,6 +271,7 @@ pub fn rows(batches: &[RecordBatch]) -> Vec<Row> {
             Some(list),
         ) = (
             s("asset_id"),
+            s("role"),
             s("source_id"),
             s("family"),
             s("record_key"),
@@ -290,6 +294,7 @@ pub fn rows(batches: &[RecordBatch]) -> Vec<Row> {
             };
             out.push(Row {
                 asset_id: asset.value(row).to_string(),
+                role: role.value(row).to_string(),
                 source_id: sid.value(row).to_string(),
                 family: fam.value(row).to_string(),
                 record_key: key.value(row).to_string(),

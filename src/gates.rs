@@ -25,6 +25,11 @@ pub enum Gate {
     Number,
     Locator,
     Label,
+    /// Run-level: the field is not in the profile schema, or its label is not allowed there.
+    Schema,
+    /// Run-level: an arm-level value not bound to its outcome, population and group by a
+    /// structured locator.
+    Binding,
 }
 
 /// One verdict line of `dossier verify`.

@@ -2,7 +2,8 @@
 //!
 //! Layer 1 (`import`, `resolve`, `bundle`, `manifest`, `snapshot`) freezes source
 //! records into content-addressed Parquet bundles in a `lake`; the `sql` module reads
-//! the lake's tables with DataFusion. See README.md, "Architecture".
+//! the lake's tables with DataFusion. Layer 2 (`reason`, `gates`, `profile`, `run`)
+//! turns one pinned snapshot into gated claims and profile cells. See README.md, "Architecture".
 
 pub mod bm25;
 pub mod bundle;
@@ -17,7 +18,10 @@ pub mod lake;
 pub mod manifest;
 pub mod model;
 pub mod portfolio;
+pub mod profile;
+pub mod reason;
 pub mod resolve;
+pub mod run;
 pub mod snapshot;
 pub mod spans;
 pub mod sql;

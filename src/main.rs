@@ -80,6 +80,36 @@ enum Command {
         #[arg(long)]
         dump: Option<PathBuf>,
     },
+    /// Layer 2: reason over a pinned snapshot and write claims, rejections and profile
+    /// cells; prints the run id.
+    Run {
+        #[arg(long, default_value = "latest")]
+        snapshot: String,
+        /// Assets to run (comma-separated).
+        #[arg(long, value_delimiter = ',', conflicts_with = "all")]
+        assets: Vec<String>,
+        /// Every asset of the snapshot (the default when --assets is not given).
+        #[arg(long)]
+        all: bool,
+        #[arg(long, value_enum, default_value = "extractive")]
+        reasoner: dossier::run::Reasoner,
+        /// Run id (default: a hash of snapshot, reasoner, model and code version).
+        #[arg(long)]
+        run_id: Option<String>,
+        /// OpenAI-compatible base URL, up to /v1.
+        #[arg(long, env = "DOSSIER_LLM_BASE_URL")]
+        llm_base_url: Option<String>,
+        #[arg(long, env = "DOSSIER_LLM_MODEL")]
+        llm_model: Option<String>,
+        #[arg(long, env = "DOSSIER_LLM_API_KEY", hide_env_values = true)]
+        llm_api_key: Option<String>,
+        /// Prompt budget per asset (cl100k_base tokens).
+        #[arg(long, default_value_t = 6000)]
+        llm_budget: usize,
+        /// Seconds per LLM request.
+        #[arg(long, default_value_t = 120)]
+        llm_timeout: u64,
+    },
     /// The pipeline on the bundled fixtures, offline, into a fresh lake.
     Demo {
         #[arg(long, default_value_os_t = demo::default_fixtures())]
@@ -214,6 +244,46 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 100.0 * (1.0 - kept as f64 / full.max(1) as f64)
             );
         }
+        Command::Run {
+            snapshot,
+            assets,
+            all: _,
+            reasoner,
+            run_id,
+            llm_base_url,
+            llm_model,
+            llm_api_key,
+            llm_budget,
+            llm_timeout,
+        } => {
+            let llm = match (llm_base_url, llm_model) {
+                (Some(base_url), Some(model)) => Some(dossier::reason::llm::Config {
+                    base_url,
+                    model,
+                    api_key: llm_api_key,
+                    budget: llm_budget,
+                    timeout: std::time::Duration::from_secs(llm_timeout),
+                    max_bytes: 8 << 20,
+                }),
+                _ => None,
+            };
+            let lake = Lake::open_existing(&cli.lake)?;
+            let out = dossier::run::run(
+                &lake,
+                dossier::run::Options {
+                    snapshot,
+                    assets,
+                    reasoner,
+                    run_id,
+                    llm,
+                },
+            )
+            .await?;
+            if !cli.quiet {
+                eprint!("{}", run_summary(&out));
+            }
+            println!("{}", out.run_id);
+        }
         Command::Demo { fixtures } => {
             let lake_dir = if cli.lake == "./lake" {
                 PathBuf::from("./demo-lake")
@@ -253,6 +323,48 @@ fn write_json_lines<T: serde::Serialize>(items: &[T]) -> anyhow::Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// The stderr summary of a run: assets, cells by status, claims rejected by gate.
+fn run_summary(out: &dossier::run::RunOutcome) -> String {
+    use std::collections::BTreeMap;
+    use std::fmt::Write;
+    let m = &out.manifest;
+    let mut s = String::new();
+    let n = m.assets.len();
+    let ms: f64 = m.assets.values().map(|a| a.reason_ms).sum();
+    let claims: usize = m.assets.values().map(|a| a.claims).sum();
+    let accepted: usize = m.assets.values().map(|a| a.accepted).sum();
+    let _ = writeln!(
+        s,
+        "run {} on snapshot {}: {n} assets, {claims} claims ({accepted} accepted), reasoning {:.1} ms/asset, total {:.2}s",
+        out.run_id,
+        &m.snapshot_id[..12],
+        ms / n.max(1) as f64,
+        out.secs
+    );
+    let st: Vec<String> = dossier::run::status_totals(m)
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    let _ = writeln!(s, "  cells by status: {}", st.join(", "));
+    let mut gates: BTreeMap<&str, usize> = BTreeMap::new();
+    for a in m.assets.values() {
+        for (g, k) in &a.rejected_by_gate {
+            *gates.entry(g.as_str()).or_default() += k;
+        }
+    }
+    let g: Vec<String> = gates.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    let _ = writeln!(
+        s,
+        "  rejected by gate: {}",
+        if g.is_empty() {
+            "none".to_string()
+        } else {
+            g.join(", ")
+        }
+    );
+    s
 }
 
 /// The stderr summary of a snapshot: records per family, statuses, throughput.

@@ -14,7 +14,7 @@ use datafusion::parquet::file::properties::WriterProperties;
 use crate::manifest::SnapshotManifest;
 use crate::model::Hash256;
 
-fn strings(v: Vec<Option<String>>) -> ArrayRef {
+pub(crate) fn strings(v: Vec<Option<String>>) -> ArrayRef {
     Arc::new(StringArray::from(v))
 }
 

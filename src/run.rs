@@ -1,0 +1,580 @@
+//! `dossier run`: Layer 2 over a pinned snapshot. For each asset: read its bundle
+//! (hash-checked), run the reasoner's steps, put every claim through the gates and the
+//! run-level schema and binding checks, assemble the profile cells, and write the
+//! asset's rows of `claims`, `rejections` and `profile_cells` as one deterministic
+//! Parquet file per table under `tables/<table>/run_id=<run>/asset_id=<asset>/`, so a
+//! rerun of one asset replaces exactly its rows. The run manifest goes last.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::time::Instant;
+
+use bytes::Bytes;
+use datafusion::arrow::array::{ArrayRef, BooleanArray, RecordBatch};
+use serde::Serialize;
+
+use crate::Error;
+use crate::bundle::{self, Row};
+use crate::claims::{Claim, ClaimLine, Label};
+use crate::evidence::Evidence;
+use crate::gates::{self, Gate, Verdict};
+use crate::lake::Lake;
+use crate::manifest::SnapshotManifest;
+use crate::model::{Family, FamilyStatus, Hash256, sha256_hex};
+use crate::profile::{self, Candidate, Cell, Status};
+use crate::reason::{self, Input, Output, llm};
+use crate::tables::strings;
+
+/// A batch whose columns are all nullable, so every partition of a table has one schema.
+fn batch(cols: Vec<(&str, ArrayRef)>) -> Result<RecordBatch, datafusion::arrow::error::ArrowError> {
+    use datafusion::arrow::datatypes::{Field, Schema};
+    let fields: Vec<Field> = cols
+        .iter()
+        .map(|(n, a)| Field::new(*n, a.data_type().clone(), true))
+        .collect();
+    RecordBatch::try_new(
+        Arc::new(Schema::new(fields)),
+        cols.into_iter().map(|(_, a)| a).collect(),
+    )
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum Reasoner {
+    Extractive,
+    Llm,
+}
+
+pub struct Options {
+    pub snapshot: String,
+    pub assets: Vec<String>,
+    pub reasoner: Reasoner,
+    pub run_id: Option<String>,
+    pub llm: Option<llm::Config>,
+}
+
+/// One asset's outcome in the run manifest.
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize)]
+pub struct AssetOutcome {
+    pub claims: usize,
+    pub accepted: usize,
+    pub rejected_by_gate: BTreeMap<String, usize>,
+    pub cells_by_status: BTreeMap<String, usize>,
+    pub reason_ms: f64,
+    pub prompt_tokens: usize,
+    pub bundle_tokens: usize,
+}
+
+#[derive(Debug, Serialize, serde::Deserialize)]
+pub struct RunManifest {
+    pub format: String,
+    pub run_id: String,
+    pub snapshot_id: String,
+    pub reasoner: String,
+    pub model: Option<String>,
+    pub code_version: String,
+    pub started_at: String,
+    pub finished_at: String,
+    pub assets: BTreeMap<String, AssetOutcome>,
+}
+
+/// Everything a run computed for one asset (pure part of the run).
+pub struct AssetRun {
+    pub asset: String,
+    pub claims: Vec<Claim>,
+    pub verdicts: Vec<Verdict>,
+    pub cells: Vec<Cell>,
+    pub outcome: AssetOutcome,
+    /// source_id -> cutoff date, for the claims table.
+    pub cutoffs: HashMap<String, Option<String>>,
+}
+
+/// Checks a run id: `[a-z0-9_-]{1,64}` (it becomes part of object keys).
+pub fn valid_run_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
+}
+
+/// The default run id: a hash of what determines the run's output.
+pub fn default_run_id(snapshot: &Hash256, reasoner: Reasoner, model: Option<&str>) -> String {
+    let text = format!(
+        "{snapshot}\n{reasoner:?}\n{}\n{}",
+        model.unwrap_or(""),
+        env!("CARGO_PKG_VERSION")
+    );
+    format!("r-{}", &sha256_hex(text.as_bytes())[..16])
+}
+
+/// Gates plus the run-level checks for one asset's claims. `bound` maps (source id,
+/// locator) of structurally extracted arm-level values to (field, endpoint, population, arm).
+pub fn judge(claims: &[Claim], ev: &Evidence, bound: &BoundMap) -> Vec<Verdict> {
+    let lines: Vec<ClaimLine> = claims
+        .iter()
+        .map(|c| ClaimLine::Claim(Box::new(c.clone())))
+        .collect();
+    let mut verdicts = gates::verify(&lines, ev);
+    for (c, v) in claims.iter().zip(verdicts.iter_mut()) {
+        let mut fail = |g: Gate, why: String| {
+            v.verdict = "rejected";
+            if !v.gates_failed.contains(&g) {
+                v.gates_failed.push(g);
+            }
+            v.reason = if v.reason.is_empty() {
+                why
+            } else {
+                format!("{}; {why}", v.reason)
+            };
+        };
+        let Some(spec) = profile::spec(&c.field) else {
+            fail(
+                Gate::Schema,
+                format!("{:?} is not a profile field", c.field),
+            );
+            continue;
+        };
+        if !spec.labels.is_empty() && !spec.labels.contains(&c.label) {
+            fail(
+                Gate::Schema,
+                format!(
+                    "{} takes only {:?} claims, not {:?}",
+                    spec.name, spec.labels, c.label
+                )
+                .to_lowercase(),
+            );
+        }
+        if spec.section() == "valuation" && c.label == Label::Fact {
+            fail(Gate::Schema, "valuation is never a fact".into());
+        }
+        if spec.arm_bound && c.label == Label::Fact {
+            let key = (
+                c.field.clone(),
+                c.endpoint.clone().unwrap_or_default(),
+                c.population.clone().unwrap_or_default(),
+                c.arm.clone().unwrap_or_default(),
+            );
+            let at = v
+                .source_id
+                .clone()
+                .zip(c.locator.clone())
+                .and_then(|k| bound.get(&k));
+            match at {
+                Some(k) if *k == key => {}
+                Some(k) => fail(
+                    Gate::Binding,
+                    format!(
+                        "the value at {} belongs to {} / {} / {} / {}, not to the claimed cell",
+                        c.locator.as_deref().unwrap_or(""),
+                        k.0,
+                        k.1,
+                        k.2,
+                        k.3
+                    ),
+                ),
+                None => fail(
+                    Gate::Binding,
+                    "an arm-level value needs a locator to a posted result of the cited trial"
+                        .into(),
+                ),
+            }
+        }
+    }
+    verdicts
+}
+
+/// The LLM reasoner's part for one asset: its claims, prompt tokens and bundle tokens.
+pub type LlmClaims<'a> =
+    dyn Fn(&Input<'_>, &Output) -> Result<(Vec<Claim>, usize, usize), Error> + 'a;
+
+pub type BoundMap = HashMap<(String, String), (String, String, String, String)>;
+
+/// Reasons over one asset's bundle and judges the claims. Pure apart from the LLM call
+/// (which `llm` memoizes).
+pub fn reason_asset(
+    asset_id: &str,
+    manifest: &SnapshotManifest,
+    rows: &[Row],
+    ev: &Evidence,
+    llm_claims: &LlmClaims<'_>,
+) -> Result<AssetRun, Error> {
+    let t = Instant::now();
+    let entry = &manifest.assets[asset_id];
+    let asset = manifest
+        .portfolio
+        .asset
+        .iter()
+        .find(|a| a.id.as_str() == asset_id)
+        .ok_or_else(|| Error::Invalid(format!("asset {asset_id:?} is not in the portfolio")))?;
+    let families: BTreeMap<Family, FamilyStatus> =
+        entry.families.iter().map(|(f, o)| (*f, o.status)).collect();
+    let input = Input {
+        asset,
+        families: &families,
+        rows,
+    };
+    let out = reason::extractive(&input);
+    let (extra, prompt_tokens, bundle_tokens) = llm_claims(&input, &out)?;
+    let mut claims = out.claims.clone();
+    claims.extend(extra);
+    // Arm-level bindings come from the structured reading of the asset's own trials.
+    let mut bound = BoundMap::new();
+    let structural: Vec<Claim> = out
+        .claims
+        .iter()
+        .filter(|c| profile::spec(&c.field).is_some_and(|s| s.arm_bound) && c.label == Label::Fact)
+        .cloned()
+        .collect();
+    let sv = gates::verify(
+        &structural
+            .iter()
+            .map(|c| ClaimLine::Claim(Box::new(c.clone())))
+            .collect::<Vec<_>>(),
+        ev,
+    );
+    for (c, v) in structural.iter().zip(&sv) {
+        if let (Some(sid), Some(loc)) = (&v.source_id, &c.locator) {
+            bound.insert(
+                (sid.clone(), loc.clone()),
+                (
+                    c.field.clone(),
+                    c.endpoint.clone().unwrap_or_default(),
+                    c.population.clone().unwrap_or_default(),
+                    c.arm.clone().unwrap_or_default(),
+                ),
+            );
+        }
+    }
+    let verdicts = judge(&claims, ev, &bound);
+    let cutoffs: HashMap<String, Option<String>> = ev
+        .records
+        .iter()
+        .map(|r| (r.source_id.clone(), r.cutoff_date.clone()))
+        .collect();
+    let mut cands = Vec::new();
+    let mut rejected: BTreeMap<String, usize> = BTreeMap::new();
+    let mut outcome = AssetOutcome {
+        claims: claims.len(),
+        prompt_tokens,
+        bundle_tokens,
+        ..AssetOutcome::default()
+    };
+    for (c, v) in claims.iter().zip(&verdicts) {
+        if !v.accepted() {
+            *rejected.entry(c.field.clone()).or_default() += 1;
+            for g in &v.gates_failed {
+                *outcome.rejected_by_gate.entry(gate_name(*g)).or_default() += 1;
+            }
+            continue;
+        }
+        outcome.accepted += 1;
+        let sid = v.source_id.clone().unwrap_or_default();
+        cands.push(Candidate {
+            claim_id: c.id.clone(),
+            field: c.field.clone(),
+            endpoint: c.endpoint.clone().unwrap_or_default(),
+            population: c.population.clone().unwrap_or_default(),
+            arm: c.arm.clone().unwrap_or_default(),
+            value: c.value.clone(),
+            unit: c.unit.clone().unwrap_or_default(),
+            label: label_name(c.label),
+            family: sid.split(':').next().and_then(Family::parse),
+            cutoff_date: cutoffs.get(&sid).cloned().flatten(),
+            source_id: sid,
+            url: v.url.clone().unwrap_or_default(),
+            quote: c.quote.clone().unwrap_or_default(),
+            locator: c.locator.clone().unwrap_or_default(),
+        });
+    }
+    let cells = profile::assemble(
+        &cands,
+        &profile::Context {
+            families: &families,
+            skipped: &out.skipped,
+            unpublished: &out.unpublished,
+            rejected: &rejected,
+        },
+    );
+    for c in &cells {
+        *outcome
+            .cells_by_status
+            .entry(c.status.as_str().to_string())
+            .or_default() += 1;
+    }
+    outcome.reason_ms = t.elapsed().as_secs_f64() * 1e3;
+    Ok(AssetRun {
+        asset: asset_id.to_string(),
+        claims,
+        verdicts,
+        cells,
+        outcome,
+        cutoffs,
+    })
+}
+
+pub fn gate_name(g: Gate) -> String {
+    serde_json::to_value(g)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+fn label_name(l: Label) -> String {
+    serde_json::to_value(l)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+fn opt(s: &Option<String>) -> Option<String> {
+    s.clone()
+}
+
+/// The `claims` rows of one asset.
+pub fn claims_batch(run_id: &str, r: &AssetRun) -> Result<RecordBatch, Error> {
+    let rows: Vec<(&Claim, &Verdict)> = r.claims.iter().zip(&r.verdicts).collect();
+    let col = |f: &dyn Fn(&Claim, &Verdict) -> Option<String>| {
+        strings(rows.iter().map(|(c, v)| f(c, v)).collect())
+    };
+    let accepted: ArrayRef = Arc::new(BooleanArray::from(
+        rows.iter().map(|(_, v)| v.accepted()).collect::<Vec<_>>(),
+    ));
+    Ok(batch(vec![
+        ("run_id", col(&|_, _| Some(run_id.to_string()))),
+        ("claim_id", col(&|c, _| Some(c.id.clone()))),
+        ("asset_id", col(&|c, _| Some(c.asset.clone()))),
+        ("field", col(&|c, _| Some(c.field.clone()))),
+        ("endpoint", col(&|c, _| opt(&c.endpoint))),
+        ("population", col(&|c, _| opt(&c.population))),
+        ("arm", col(&|c, _| opt(&c.arm))),
+        ("value", col(&|c, _| Some(c.value.clone()))),
+        ("unit", col(&|c, _| opt(&c.unit))),
+        ("label", col(&|c, _| Some(label_name(c.label)))),
+        ("source", col(&|c, _| opt(&c.source))),
+        ("source_id", col(&|_, v| opt(&v.source_id))),
+        ("url", col(&|_, v| opt(&v.url))),
+        ("quote", col(&|c, _| opt(&c.quote))),
+        ("locator", col(&|c, _| opt(&c.locator))),
+        (
+            "cutoff_date",
+            col(&|_, v| {
+                v.source_id
+                    .as_ref()
+                    .and_then(|s| r.cutoffs.get(s).cloned().flatten())
+            }),
+        ),
+        (
+            "inputs",
+            col(&|c, _| (!c.inputs.is_empty()).then(|| c.inputs.join(","))),
+        ),
+        ("formula", col(&|c, _| opt(&c.formula))),
+        (
+            "origin",
+            col(&|c, _| Some(c.id.split('-').next().unwrap_or("").to_string())),
+        ),
+        ("accepted", accepted),
+    ])?)
+}
+
+/// The `rejections` rows of one asset: one per failed gate.
+pub fn rejections_batch(run_id: &str, r: &AssetRun) -> Result<RecordBatch, Error> {
+    type Rej<'a> = (&'a Claim, Gate, &'a str);
+    let mut rows: Vec<Rej<'_>> = Vec::new();
+    for (c, v) in r.claims.iter().zip(&r.verdicts) {
+        for g in &v.gates_failed {
+            rows.push((c, *g, v.reason.as_str()));
+        }
+    }
+    let col = |f: &dyn Fn(&Rej<'_>) -> Option<String>| strings(rows.iter().map(f).collect());
+    Ok(batch(vec![
+        ("run_id", col(&|_| Some(run_id.to_string()))),
+        ("claim_id", col(&|x| Some(x.0.id.clone()))),
+        ("asset_id", col(&|x| Some(x.0.asset.clone()))),
+        ("field", col(&|x| Some(x.0.field.clone()))),
+        ("gate", col(&|x| Some(gate_name(x.1)))),
+        ("reason", col(&|x| Some(x.2.to_string()))),
+        ("value", col(&|x| Some(x.0.value.clone()))),
+        ("source", col(&|x| opt(&x.0.source))),
+        ("quote", col(&|x| opt(&x.0.quote))),
+    ])?)
+}
+
+/// The dedup key of a cell: its identity and content within a run.
+pub fn dedup_key(run_id: &str, asset: &str, c: &Cell) -> String {
+    let text = serde_json::json!([
+        run_id,
+        asset,
+        c.field,
+        c.endpoint,
+        c.population,
+        c.arm,
+        c.value,
+        c.unit,
+        c.status,
+        c.source_id
+    ])
+    .to_string();
+    sha256_hex(text.as_bytes())[..32].to_string()
+}
+
+pub fn cells_batch(run_id: &str, snapshot_id: &str, r: &AssetRun) -> Result<RecordBatch, Error> {
+    let col = |f: &dyn Fn(&Cell) -> Option<String>| strings(r.cells.iter().map(f).collect());
+    let s = |x: &str| (!x.is_empty()).then(|| x.to_string());
+    Ok(batch(vec![
+        ("run_id", col(&|_| Some(run_id.to_string()))),
+        ("snapshot_id", col(&|_| Some(snapshot_id.to_string()))),
+        ("asset_id", col(&|_| Some(r.asset.clone()))),
+        ("section", col(&|c| Some(c.section.clone()))),
+        ("field", col(&|c| Some(c.field.clone()))),
+        ("endpoint", col(&|c| s(&c.endpoint))),
+        ("population", col(&|c| s(&c.population))),
+        ("arm", col(&|c| s(&c.arm))),
+        ("value", col(&|c| opt(&c.value))),
+        ("unit", col(&|c| opt(&c.unit))),
+        ("label", col(&|c| opt(&c.label))),
+        ("status", col(&|c| Some(c.status.as_str().to_string()))),
+        ("detail", col(&|c| s(&c.detail))),
+        ("family", col(&|c| opt(&c.family))),
+        ("claim_id", col(&|c| opt(&c.claim_id))),
+        ("source_id", col(&|c| opt(&c.source_id))),
+        ("url", col(&|c| opt(&c.url))),
+        ("quote", col(&|c| opt(&c.quote))),
+        ("locator", col(&|c| opt(&c.locator))),
+        ("cutoff_date", col(&|c| opt(&c.cutoff_date))),
+        ("dedup_key", col(&|c| Some(dedup_key(run_id, &r.asset, c)))),
+    ])?)
+}
+
+/// What `dossier run` did.
+pub struct RunOutcome {
+    pub run_id: String,
+    pub manifest: RunManifest,
+    pub secs: f64,
+}
+
+pub const RUN_FORMAT: &str = "dossier.run.v1";
+
+/// Runs the reasoner over the chosen assets of a snapshot and writes the tables.
+pub async fn run(lake: &Lake, opts: Options) -> Result<RunOutcome, Error> {
+    let t = Instant::now();
+    let started_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let (snap_id, manifest, ev) = crate::verify::evidence(lake, &opts.snapshot).await?;
+    if let Some(a) = opts
+        .assets
+        .iter()
+        .find(|a| !manifest.assets.contains_key(*a))
+    {
+        return Err(Error::Invalid(format!(
+            "asset {a:?} is not in the snapshot"
+        )));
+    }
+    let model = match (opts.reasoner, &opts.llm) {
+        (Reasoner::Llm, Some(cfg)) => Some(cfg.model.clone()),
+        (Reasoner::Llm, None) => {
+            return Err(Error::Invalid(
+                "--reasoner llm needs an endpoint: set DOSSIER_LLM_BASE_URL and DOSSIER_LLM_MODEL (or --llm-base-url/--llm-model)".into(),
+            ));
+        }
+        _ => None,
+    };
+    let run_id = match &opts.run_id {
+        Some(id) if valid_run_id(id) => id.clone(),
+        Some(id) => {
+            return Err(Error::Invalid(format!(
+                "run id {id:?}: use 1 to 64 of a-z, 0-9, '-' and '_'"
+            )));
+        }
+        None => default_run_id(&snap_id, opts.reasoner, model.as_deref()),
+    };
+    let ev = Arc::new(ev);
+    let manifest = Arc::new(manifest);
+    let client = match (opts.reasoner, opts.llm) {
+        (Reasoner::Llm, Some(cfg)) => Some(Arc::new(llm::Client::new(cfg, lake.clone(), &run_id)?)),
+        _ => None,
+    };
+    let mut outcomes = BTreeMap::new();
+    let handle = tokio::runtime::Handle::current();
+    for (asset, entry) in manifest.assets.iter() {
+        if !opts.assets.is_empty() && !opts.assets.contains(asset) {
+            continue;
+        }
+        let batches =
+            crate::snapshot::read_bundle(lake, &entry.bundle, &format!("asset {asset}")).await?;
+        let (ev2, m2, a2, client2, h2) = (
+            ev.clone(),
+            manifest.clone(),
+            asset.clone(),
+            client.clone(),
+            handle.clone(),
+        );
+        let r = crate::blocking(move || {
+            let rows = bundle::rows(&batches);
+            let llm_fn = |input: &Input<'_>, out: &Output| match &client2 {
+                Some(c) => c.claims(input, out, &h2),
+                None => Ok((vec![], 0, 0)),
+            };
+            reason_asset(&a2, &m2, &rows, &ev2, &llm_fn)
+        })
+        .await?;
+        write_asset(lake, &run_id, snap_id.as_str(), &r).await?;
+        outcomes.insert(asset.clone(), r.outcome);
+    }
+    let run_manifest = RunManifest {
+        format: RUN_FORMAT.into(),
+        run_id: run_id.clone(),
+        snapshot_id: snap_id.to_string(),
+        reasoner: format!("{:?}", opts.reasoner).to_lowercase(),
+        model,
+        code_version: env!("CARGO_PKG_VERSION").into(),
+        started_at,
+        finished_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        assets: outcomes,
+    };
+    let bytes = serde_json::to_vec_pretty(&run_manifest)
+        .map_err(|e| Error::Invalid(format!("encoding the run manifest: {e}")))?;
+    lake.put_overwrite(&format!("runs/{run_id}/manifest.json"), Bytes::from(bytes))
+        .await?;
+    Ok(RunOutcome {
+        run_id,
+        manifest: run_manifest,
+        secs: t.elapsed().as_secs_f64(),
+    })
+}
+
+/// Writes one asset's rows of the three tables (deterministic bytes; a rerun replaces them).
+pub async fn write_asset(
+    lake: &Lake,
+    run_id: &str,
+    snapshot_id: &str,
+    r: &AssetRun,
+) -> Result<(), Error> {
+    let parts = [
+        ("claims", claims_batch(run_id, r)?),
+        ("rejections", rejections_batch(run_id, r)?),
+        ("profile_cells", cells_batch(run_id, snapshot_id, r)?),
+    ];
+    for (table, b) in parts {
+        let bytes = crate::tables::to_parquet(&b)?;
+        let key = format!(
+            "tables/{table}/run_id={run_id}/asset_id={}/part-0.parquet",
+            r.asset
+        );
+        lake.put_overwrite(&key, Bytes::from(bytes)).await?;
+    }
+    Ok(())
+}
+
+/// Cells by status over a run's outcomes, for the summary.
+pub fn status_totals(m: &RunManifest) -> BTreeMap<&'static str, usize> {
+    let mut out = BTreeMap::new();
+    for s in Status::ALL {
+        let n: usize = m
+            .assets
+            .values()
+            .map(|a| a.cells_by_status.get(s.as_str()).copied().unwrap_or(0))
+            .sum();
+        out.insert(s.as_str(), n);
+    }
+    out
+}

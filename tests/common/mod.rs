@@ -1,0 +1,121 @@
+//! Helpers shared by the integration tests: the binary, snapshots of the real corpus
+//! and the fixtures, SQL over a lake.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+pub const REAL: &str = "../shared/real-sources";
+
+pub fn dossier() -> Command {
+    let mut c = Command::cargo_bin("dossier").unwrap();
+    c.env_remove("DOSSIER_LAKE").env_remove("DOSSIER_LOG");
+    c
+}
+
+pub fn real_import() -> PathBuf {
+    Path::new(REAL).join("import")
+}
+
+/// Runs a snapshot; returns (snapshot id, stderr).
+pub fn snapshot(lake: &Path, portfolio: &Path, import: &Path) -> (String, String) {
+    let out = dossier()
+        .args(["--lake", lake.to_str().unwrap(), "snapshot", "--portfolio"])
+        .arg(portfolio)
+        .arg("--import")
+        .arg(import)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "snapshot failed: {stderr}");
+    let id = String::from_utf8(out.stdout).unwrap().trim().to_string();
+    assert_eq!(id.len(), 64, "stdout is the snapshot id: {id:?}");
+    (id, stderr)
+}
+
+/// A fresh lake holding a snapshot of the real corpus.
+pub fn real_snapshot() -> tempfile::TempDir {
+    let lake = tempfile::tempdir().unwrap();
+    snapshot(
+        lake.path(),
+        &Path::new(REAL).join("portfolio.toml"),
+        &real_import(),
+    );
+    lake
+}
+
+/// A fresh lake holding a snapshot of the demo fixtures.
+pub fn fixture_snapshot() -> tempfile::TempDir {
+    let lake = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    snapshot(
+        lake.path(),
+        &fixtures.join("portfolio.toml"),
+        &fixtures.join("import"),
+    );
+    lake
+}
+
+/// `dossier --lake LAKE sql ARGS...`.
+pub fn sql(lake: &Path, args: &[&str]) -> std::process::Output {
+    dossier()
+        .args(["--lake", lake.to_str().unwrap(), "sql"])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+pub fn manifest(lake: &Path, id: &str) -> Value {
+    let bytes = std::fs::read(lake.join("snapshots").join(format!("{id}.json"))).unwrap();
+    serde_json::from_slice(&bytes).unwrap()
+}
+
+pub fn sql_json(lake: &Path, query: &str) -> Vec<Value> {
+    let out = sql(lake, &[query, "--format", "json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json_lines(&out.stdout)
+}
+
+/// Parses JSON Lines output, skipping blank lines.
+pub fn json_lines(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+pub fn bundle_files(lake: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let objects = lake.join("objects/sha256");
+    for d in std::fs::read_dir(&objects).unwrap() {
+        for f in std::fs::read_dir(d.unwrap().path()).unwrap() {
+            let p = f.unwrap().path();
+            out.push((
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            ));
+        }
+    }
+    out.sort();
+    out
+}

@@ -1,0 +1,571 @@
+//! End-to-end tests of `dossier run`: the profile schema and cell statuses, the
+//! extractive reasoner on the fixtures and the real corpus, and the LLM reasoner against
+//! a loopback fake endpoint with scripted answers.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+
+mod common;
+use common::*;
+
+/// `dossier run` with extra args; returns the run id.
+fn run(lake: &Path, args: &[&str]) -> String {
+    let out = dossier()
+        .args(["--lake", lake.to_str().unwrap(), "run"])
+        .args(args)
+        .env_remove("DOSSIER_LLM_BASE_URL")
+        .env_remove("DOSSIER_LLM_MODEL")
+        .env_remove("DOSSIER_LLM_API_KEY")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "run failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+fn s<'a>(row: &'a Value, k: &str) -> &'a str {
+    row[k].as_str().unwrap_or("")
+}
+
+/// The files of a run's tables, by key.
+fn table_files(lake: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for t in ["claims", "rejections", "profile_cells"] {
+        let mut stack = vec![lake.join("tables").join(t)];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else {
+                    out.insert(
+                        p.strip_prefix(lake).unwrap().display().to_string(),
+                        std::fs::read(&p).unwrap(),
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_field_of_every_fixture_asset_gets_a_status_and_accepted_claims_reverify() {
+    let lake = fixture_snapshot();
+    let run_id = run(lake.path(), &[]);
+    assert!(run_id.starts_with("r-"), "{run_id}");
+    let cells = sql_json(lake.path(), "SELECT * FROM profile_cells");
+    let statuses = [
+        "value",
+        "conflicting",
+        "not_yet_published",
+        "source_empty",
+        "skipped",
+        "fetch_failed",
+    ];
+    let mut fields: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for c in &cells {
+        assert!(statuses.contains(&s(c, "status")), "{c}");
+        fields
+            .entry(s(c, "asset_id"))
+            .or_default()
+            .insert(s(c, "field"));
+        // A value cell carries its evidence; an empty cell says why.
+        if s(c, "status") == "value" {
+            assert!(
+                !s(c, "value").is_empty() && !s(c, "label").is_empty(),
+                "{c}"
+            );
+            if s(c, "label") == "fact" {
+                assert!(
+                    !s(c, "quote").is_empty() && s(c, "url").starts_with("https://"),
+                    "{c}"
+                );
+            }
+        } else {
+            assert!(c.get("value").is_none_or(Value::is_null), "{c}");
+            assert!(!s(c, "detail").is_empty(), "{c}");
+        }
+    }
+    let schema = sql_json(
+        lake.path(),
+        "SELECT count(DISTINCT field) n FROM profile_cells",
+    )[0]["n"]
+        .as_i64()
+        .unwrap();
+    assert!(schema >= 35, "{schema} fields");
+    assert_eq!(fields.len(), 3);
+    for (a, f) in &fields {
+        assert_eq!(f.len() as i64, schema, "{a} lacks fields");
+    }
+    let status = |asset: &str, field: &str| -> BTreeSet<String> {
+        cells
+            .iter()
+            .filter(|c| s(c, "asset_id") == asset && s(c, "field") == field)
+            .map(|c| s(c, "status").to_string())
+            .collect()
+    };
+    // quorvimab's trial has posted no results: its efficacy and safety cells say so.
+    for f in [
+        "efficacy.value",
+        "efficacy.p_value",
+        "safety.serious_ae_rate",
+    ] {
+        assert_eq!(
+            status("quorvimab", f),
+            ["not_yet_published".to_string()].into()
+        );
+    }
+    assert_eq!(
+        status("velantide", "financials.revenue"),
+        ["skipped".to_string()].into()
+    );
+    assert_eq!(
+        status("zelnorib", "valuation.rnpv"),
+        ["skipped".to_string()].into()
+    );
+    assert_eq!(
+        status("velantide", "regulatory.boxed_warning"),
+        ["source_empty".to_string()].into()
+    );
+
+    // zelnorib's primary endpoint: each arm's value in its own cell.
+    let mmr: BTreeMap<String, String> = cells
+        .iter()
+        .filter(|c| {
+            s(c, "asset_id") == "zelnorib"
+                && s(c, "field") == "efficacy.value"
+                && s(c, "endpoint").contains("Major Molecular Response")
+        })
+        .map(|c| (s(c, "arm").to_string(), s(c, "value").to_string()))
+        .collect();
+    assert_eq!(
+        mmr,
+        [
+            ("Zelnorib".into(), "67.5".into()),
+            ("Imatinib".into(), "49.0".into())
+        ]
+        .into()
+    );
+    let derived = cells
+        .iter()
+        .find(|c| s(c, "field") == "safety.serious_ae_rate" && s(c, "arm") == "Zelnorib")
+        .unwrap();
+    assert_eq!(
+        (s(derived, "value"), s(derived, "label")),
+        ("12.2", "derived")
+    );
+
+    // Every accepted fact claim passes `dossier verify` on its own.
+    let claims = sql_json(
+        lake.path(),
+        "SELECT claim_id, asset_id, field, value, label, source, quote, locator, unit, endpoint, population, arm FROM claims WHERE accepted AND label = 'fact'",
+    );
+    assert!(claims.len() > 40);
+    let mut text = String::new();
+    for c in &claims {
+        let mut line = json!({
+            "id": c["claim_id"], "asset": c["asset_id"], "field": c["field"], "value": c["value"],
+            "label": "fact", "source": c["source"], "quote": c["quote"], "locator": c["locator"],
+        });
+        for k in ["unit", "endpoint", "population", "arm"] {
+            if !c[k].is_null() {
+                line[k] = c[k].clone();
+            }
+        }
+        text.push_str(&line.to_string());
+        text.push('\n');
+    }
+    let file = lake.path().join("accepted.jsonl");
+    std::fs::write(&file, text).unwrap();
+    let out = dossier()
+        .args([
+            "--lake",
+            lake.path().to_str().unwrap(),
+            "verify",
+            "--snapshot",
+            "latest",
+            "--claims",
+        ])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let verdicts = json_lines(&out.stdout);
+    assert_eq!(verdicts.len(), claims.len());
+    assert!(
+        verdicts.iter().all(|v| v["verdict"] == "accepted"),
+        "{:?}",
+        verdicts.iter().find(|v| v["verdict"] != "accepted")
+    );
+}
+
+#[test]
+fn a_rerun_replaces_the_same_rows_and_one_asset_reruns_alone() {
+    let lake = fixture_snapshot();
+    let id = run(lake.path(), &[]);
+    let first = table_files(lake.path());
+    assert_eq!(first.len(), 9, "3 tables x 3 assets");
+    assert_eq!(
+        run(lake.path(), &[]),
+        id,
+        "the default run id is a pure function"
+    );
+    assert_eq!(
+        table_files(lake.path()),
+        first,
+        "byte-identical after a rerun"
+    );
+    run(lake.path(), &["--assets", "zelnorib", "--run-id", &id]);
+    assert_eq!(table_files(lake.path()), first);
+    let dup = sql_json(
+        lake.path(),
+        "SELECT dedup_key, count(*) n FROM profile_cells GROUP BY dedup_key HAVING count(*) > 1",
+    );
+    assert!(dup.is_empty(), "{dup:?}");
+    // A bad run id never reaches an object key.
+    let out = dossier()
+        .args([
+            "--lake",
+            lake.path().to_str().unwrap(),
+            "run",
+            "--run-id",
+            "../x",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn real_corpus_values_land_in_their_own_arm_endpoint_and_version() {
+    let lake = real_snapshot();
+    run(lake.path(), &[]);
+    let cells = sql_json(
+        lake.path(),
+        "SELECT asset_id, field, endpoint, population, arm, value, unit, status, source_id, cutoff_date FROM profile_cells",
+    );
+    let find = |asset: &str, field: &str, endpoint: &str, arm: &str| -> Vec<&Value> {
+        cells
+            .iter()
+            .filter(|c| {
+                s(c, "asset_id") == asset
+                    && s(c, "field") == field
+                    && s(c, "endpoint").contains(endpoint)
+                    && s(c, "arm") == arm
+            })
+            .collect()
+    };
+    // NCT02552212 ASDAS-MI at week 52: placebo 7.0, CZP 47.2; odds ratio 15.231.
+    let ep = "Primary: Percentage of Subjects With Ankylosing Spondylitis Disease Activity Score Major Improvement (ASDAS-MI) Response Criteria Response at Week 52 [Week 52]";
+    let pl = find("certolizumab", "efficacy.value", ep, "Placebo (FAS)");
+    let czp = find("certolizumab", "efficacy.value", ep, "CZP 200 mg Q2W (FAS)");
+    assert_eq!(pl.len(), 1, "{pl:?}");
+    assert_eq!((s(pl[0], "value"), s(czp[0], "value")), ("7.0", "47.2"));
+    // Both data versions hold it; the cell cites the later one.
+    assert_eq!(s(czp[0], "cutoff_date"), "2024-01-03");
+    let or = find(
+        "certolizumab",
+        "efficacy.effect_estimate",
+        ep,
+        "Placebo (FAS) vs CZP 200 mg Q2W (FAS)",
+    );
+    assert_eq!(s(or[0], "value"), "15.231");
+    assert_eq!(s(or[0], "unit"), "Odds Ratio (OR)");
+    // CheckMate 017 (legacy XML): median OS per arm, and the hazard ratio.
+    let os = "Overall Survival (OS) Time in Months for All Randomized Participants at Updated Survival Follow-up";
+    assert_eq!(
+        s(
+            find("nivolumab", "efficacy.value", os, "Nivolumab")[0],
+            "value"
+        ),
+        "9.23"
+    );
+    assert_eq!(
+        s(
+            find("nivolumab", "efficacy.value", os, "Docetaxel")[0],
+            "value"
+        ),
+        "6.01"
+    );
+    assert_eq!(
+        s(
+            find("nivolumab", "efficacy.ci_lower", os, "Nivolumab")[0],
+            "value"
+        ),
+        "7.33"
+    );
+    let sae = find(
+        "nivolumab",
+        "safety.serious_ae_affected",
+        "NCT01642004",
+        "NIVOLUMAB",
+    );
+    assert_eq!(s(sae[0], "value"), "61");
+    // GET73 has no posted results: no efficacy number, only the status.
+    let get73: Vec<&Value> = cells
+        .iter()
+        .filter(|c| s(c, "asset_id") == "get73" && s(c, "field").starts_with("efficacy."))
+        .collect();
+    assert!(!get73.is_empty());
+    assert!(
+        get73.iter().all(|c| s(c, "status") == "not_yet_published"),
+        "{get73:?}"
+    );
+    // No cell holds two winning values.
+    let mut keys = BTreeSet::new();
+    for c in cells.iter().filter(|c| s(c, "status") == "value") {
+        let k = (
+            s(c, "asset_id"),
+            s(c, "field"),
+            s(c, "endpoint"),
+            s(c, "population"),
+            s(c, "arm"),
+        );
+        assert!(keys.insert(k), "two values for {k:?}");
+    }
+    // Assets without a sponsor_cik have their financials skipped; dupilumab's filer has no
+    // record in the corpus: source_empty.
+    let fin = |a: &str| -> BTreeSet<&str> {
+        cells
+            .iter()
+            .filter(|c| s(c, "asset_id") == a && s(c, "field").starts_with("financials."))
+            .map(|c| s(c, "status"))
+            .collect()
+    };
+    assert_eq!(fin("adalimumab"), ["skipped"].into());
+    assert_eq!(fin("dupilumab"), ["source_empty"].into());
+}
+
+/// A loopback OpenAI-compatible endpoint: answers each POST with the next scripted
+/// (status, body), repeating the last, and records every request body.
+struct FakeLlm {
+    addr: String,
+    requests: Arc<Mutex<Vec<String>>>,
+}
+
+fn fake_llm(script: Vec<(u16, String)>) -> FakeLlm {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = format!("http://{}/v1", listener.local_addr().unwrap());
+    let requests = Arc::new(Mutex::new(Vec::new()));
+    let seen = requests.clone();
+    std::thread::spawn(move || {
+        let mut n = 0;
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut buf = Vec::new();
+            let mut chunk = [0u8; 65536];
+            let body = loop {
+                let k = stream.read(&mut chunk).unwrap_or(0);
+                if k == 0 {
+                    break None;
+                }
+                buf.extend_from_slice(&chunk[..k]);
+                if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                    let head = String::from_utf8_lossy(&buf[..end]).to_lowercase();
+                    let len: usize = head
+                        .lines()
+                        .find_map(|l| l.strip_prefix("content-length:"))
+                        .and_then(|v| v.trim().parse().ok())
+                        .unwrap_or(0);
+                    while buf.len() < end + 4 + len {
+                        let k = stream.read(&mut chunk).unwrap_or(0);
+                        if k == 0 {
+                            break;
+                        }
+                        buf.extend_from_slice(&chunk[..k]);
+                    }
+                    break Some(String::from_utf8_lossy(&buf[end + 4..]).into_owned());
+                }
+            };
+            let Some(body) = body else { continue };
+            seen.lock().unwrap().push(body);
+            let (status, text) = &script[n.min(script.len() - 1)];
+            n += 1;
+            let resp = format!(
+                "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{text}",
+                text.len()
+            );
+            let _ = stream.write_all(resp.as_bytes());
+        }
+    });
+    FakeLlm { addr, requests }
+}
+
+fn chat(content: &Value) -> String {
+    json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": content.to_string()}}]})
+        .to_string()
+}
+
+fn llm_run(lake: &Path, base: &str, run_id: &str) -> std::process::Output {
+    dossier()
+        .args([
+            "--lake",
+            lake.to_str().unwrap(),
+            "run",
+            "--assets",
+            "zelnorib",
+            "--reasoner",
+            "llm",
+        ])
+        .args([
+            "--run-id",
+            run_id,
+            "--llm-base-url",
+            base,
+            "--llm-model",
+            "scripted",
+            "--llm-budget",
+            "3000",
+        ])
+        .env_remove("DOSSIER_LLM_API_KEY")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn llm_claims_pass_the_same_gates_and_replay_from_the_journal() {
+    let lake = fixture_snapshot();
+    // The locators of each arm's MMR value, from the structured reading.
+    run(lake.path(), &["--assets", "zelnorib", "--run-id", "base"]);
+    let at = |arm: &str| -> (String, String) {
+        let r = sql_json(
+            lake.path(),
+            &format!(
+                "SELECT endpoint, locator FROM claims WHERE field = 'efficacy.value' AND arm = '{arm}' AND endpoint LIKE '%Major Molecular%'"
+            ),
+        );
+        (
+            s(&r[0], "endpoint").to_string(),
+            s(&r[0], "locator").to_string(),
+        )
+    };
+    let (ep, zel_loc) = at("Zelnorib");
+    let (_, ima_loc) = at("Imatinib");
+    let ct = "https://clinicaltrials.gov/study/NCT09000001";
+    let press = "https://investors.halcyon-tx.example/news/2026-03-02-zelnorib-phase-3";
+    let answer = json!({"claims": [
+        // true, and bound to its arm by locator: accepted
+        {"field": "efficacy.value", "value": "67.5", "label": "fact", "endpoint": ep, "arm": "Zelnorib",
+         "unit": "percentage of participants (number)", "source": ct, "quote": "67.5", "locator": zel_loc},
+        // the imatinib arm's number moved to the zelnorib arm, quote and locator true
+        {"field": "efficacy.value", "value": "49.0", "label": "fact", "endpoint": ep, "arm": "Zelnorib",
+         "source": ct, "quote": "49.0", "locator": ima_loc},
+        // the same move from press text, where nothing binds a number to an arm
+        {"field": "efficacy.value", "value": "49.0", "label": "fact", "endpoint": ep, "arm": "Zelnorib",
+         "source": press, "quote": "versus 49.0% on imatinib"},
+        // fabricated number
+        {"field": "trials.enrollment", "value": "450", "label": "fact", "endpoint": "NCT09000001",
+         "source": "NCT09000001", "quote": "412"},
+        // invented NCT id
+        {"field": "trials.status", "value": "COMPLETED", "label": "fact", "endpoint": "NCT09999999",
+         "source": "NCT09999999", "quote": "COMPLETED"},
+        // a true quote with a wrong number
+        {"field": "market.incidence", "value": "12.5", "label": "fact", "source": press,
+         "quote": "Serious adverse events: 12.2% zelnorib, 15.2% imatinib."},
+        // valuation presented as a fact
+        {"field": "valuation.peak_sales", "value": "1.2 billion USD", "label": "fact", "source": press,
+         "quote": "67.5% of patients"},
+        // not a claim at all
+        {"oops": true},
+        // visible assumptions and a model over them: accepted with their labels
+        {"id": "price", "field": "valuation.assumption", "value": "annual net price 150000 USD", "label": "assumption", "endpoint": "price"},
+        {"id": "share", "field": "valuation.assumption", "value": "peak share 10% of 6470 incident patients", "label": "assumption", "endpoint": "share"},
+        {"field": "valuation.peak_sales", "value": "97 million USD", "label": "modeled", "inputs": ["price", "share"],
+         "formula": "150000 x 0.10 x 6470"},
+    ]});
+    let fake = fake_llm(vec![
+        (500, "{\"error\": \"warming up\"}".into()),
+        (200, chat(&answer)),
+    ]);
+    let out = llm_run(lake.path(), &fake.addr, "llm-1");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let requests = fake.requests.lock().unwrap().clone();
+    assert_eq!(requests.len(), 2, "one retry after the 500");
+    let body: Value = serde_json::from_str(&requests[1]).unwrap();
+    assert_eq!(body["model"], "scripted");
+    let prompt = body["messages"][1]["content"].as_str().unwrap();
+    assert!(
+        prompt.contains("major molecular response"),
+        "passages from the bundle"
+    );
+    assert!(
+        !prompt.to_lowercase().contains("velantide"),
+        "nothing from another asset"
+    );
+
+    let cells = sql_json(
+        lake.path(),
+        "SELECT field, endpoint, arm, value, label, status FROM profile_cells WHERE run_id = 'llm-1'",
+    );
+    for bad in ["450", "12.5", "1.2 billion USD"] {
+        assert!(
+            cells.iter().all(|c| s(c, "value") != bad),
+            "{bad} reached the profile"
+        );
+    }
+    let zel: Vec<&Value> = cells
+        .iter()
+        .filter(|c| {
+            s(c, "field") == "efficacy.value" && s(c, "arm") == "Zelnorib" && s(c, "endpoint") == ep
+        })
+        .collect();
+    assert_eq!(zel.len(), 1);
+    assert_eq!((s(zel[0], "value"), s(zel[0], "status")), ("67.5", "value"));
+    let peak = cells
+        .iter()
+        .find(|c| s(c, "field") == "valuation.peak_sales")
+        .unwrap();
+    assert_eq!(
+        (s(peak, "value"), s(peak, "label")),
+        ("97 million USD", "modeled")
+    );
+
+    let rej = sql_json(
+        lake.path(),
+        "SELECT field, gate, value, source FROM rejections WHERE run_id = 'llm-1' ORDER BY field, gate",
+    );
+    let gates = |value: &str| -> BTreeSet<&str> {
+        rej.iter()
+            .filter(|r| s(r, "value") == value)
+            .map(|r| s(r, "gate"))
+            .collect()
+    };
+    assert_eq!(gates("450"), ["number"].into());
+    assert!(gates("COMPLETED").contains("citation"));
+    assert_eq!(gates("12.5"), ["number"].into());
+    assert!(gates("1.2 billion USD").contains("schema"));
+    let moved: Vec<&str> = rej
+        .iter()
+        .filter(|r| s(r, "value") == "49.0")
+        .map(|r| s(r, "gate"))
+        .collect();
+    assert_eq!(moved, ["binding", "binding"], "{rej:?}");
+    assert!(rej.iter().any(|r| s(r, "field") == "llm.malformed"));
+
+    // Replay: the endpoint is gone, the journal answers; the tables come out identical.
+    let before = table_files(lake.path());
+    drop(fake);
+    let out = llm_run(lake.path(), "http://127.0.0.1:9/v1", "llm-1");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(table_files(lake.path()), before);
+    // A new run id has no journal entry and no endpoint: a clear error, exit 2.
+    let out = llm_run(lake.path(), "http://127.0.0.1:9/v1", "llm-2");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("LLM endpoint"));
+}
