@@ -307,7 +307,7 @@ pub const FIELDS: &[FieldSpec] = &[
     f(
         "financials.revenue",
         &[Sec],
-        "endpoint: period end, form",
+        "endpoint: period class and period; population: form, accession, concept",
         false,
         &[],
         "latest revenue (XBRL)",
@@ -315,7 +315,7 @@ pub const FIELDS: &[FieldSpec] = &[
     f(
         "financials.rd_expense",
         &[Sec],
-        "endpoint: period end, form",
+        "endpoint: period class and period; population: form, accession, concept",
         false,
         &[],
         "latest research and development expense",
@@ -323,7 +323,7 @@ pub const FIELDS: &[FieldSpec] = &[
     f(
         "financials.net_loss",
         &[Sec],
-        "endpoint: period end, form",
+        "endpoint: period class and period; population: form, accession, concept",
         false,
         &[],
         "latest net income (loss)",
@@ -331,7 +331,7 @@ pub const FIELDS: &[FieldSpec] = &[
     f(
         "financials.cash",
         &[Sec],
-        "endpoint: period end, form",
+        "endpoint: period class and period; population: form, accession, concept",
         false,
         &[],
         "latest cash and equivalents",

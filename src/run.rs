@@ -116,6 +116,7 @@ pub fn judge(claims: &[Claim], ev: &Evidence, bound: &BoundMap) -> Vec<Verdict> 
         .map(|c| ClaimLine::Claim(Box::new(c.clone())))
         .collect();
     let mut verdicts = gates::verify(&lines, ev);
+    let ok: Vec<bool> = verdicts.iter().map(Verdict::accepted).collect();
     for (c, v) in claims.iter().zip(verdicts.iter_mut()) {
         let mut fail = |g: Gate, why: String| {
             v.verdict = "rejected";
@@ -147,6 +148,21 @@ pub fn judge(claims: &[Claim], ev: &Evidence, bound: &BoundMap) -> Vec<Verdict> 
         }
         if spec.section() == "valuation" && c.label == Label::Fact {
             fail(Gate::Schema, "valuation is never a fact".into());
+        }
+        if c.label == Label::Modeled {
+            let visible = !c.inputs.is_empty()
+                && c.inputs.iter().all(|i| {
+                    claims
+                        .iter()
+                        .position(|x| &x.id == i)
+                        .is_some_and(|k| claims[k].label == Label::Assumption && ok[k])
+                });
+            if !visible {
+                fail(
+                    Gate::Label,
+                    "a modeled claim must name its assumption claims, each accepted".into(),
+                );
+            }
         }
         if spec.arm_bound && c.label == Label::Fact {
             let key = (

@@ -480,6 +480,9 @@ fn llm_claims_pass_the_same_gates_and_replay_from_the_journal() {
         {"id": "share", "field": "valuation.assumption", "value": "peak share 10% of 6470 incident patients", "label": "assumption", "endpoint": "share"},
         {"field": "valuation.peak_sales", "value": "97 million USD", "label": "modeled", "inputs": ["price", "share"],
          "formula": "150000 x 0.10 x 6470"},
+        // a model over an input that is no visible assumption
+        {"field": "valuation.rnpv", "value": "300 million USD", "label": "modeled", "inputs": ["price", "ghost"],
+         "formula": "made up"},
     ]});
     let fake = fake_llm(vec![
         (500, "{\"error\": \"warming up\"}".into()),
@@ -546,6 +549,7 @@ fn llm_claims_pass_the_same_gates_and_replay_from_the_journal() {
     assert!(gates("COMPLETED").contains("citation"));
     assert_eq!(gates("12.5"), ["number"].into());
     assert!(gates("1.2 billion USD").contains("schema"));
+    assert_eq!(gates("300 million USD"), ["label"].into());
     let moved: Vec<&str> = rej
         .iter()
         .filter(|r| s(r, "value") == "49.0")

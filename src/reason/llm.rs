@@ -293,10 +293,13 @@ pub fn parse_answer(content: &str, asset: &str) -> Vec<Claim> {
                         endpoint: x.endpoint,
                         population: x.population,
                         arm: x.arm,
-                        inputs: x.inputs,
+                        inputs: x.inputs.iter().map(|i| local_id(i)).collect(),
                         formula: x.formula,
                     };
-                    c.id = claim_id("l", &c);
+                    c.id = match &x.id {
+                        Some(id) => local_id(id),
+                        None => claim_id("l", &c),
+                    };
                     c
                 }
                 Err(e) => malformed(item.to_string(), format!("not a claim: {e}")),

@@ -398,7 +398,7 @@ pub fn market(input: &Input<'_>, e: &mut Emit<'_>) {
     }
 }
 
-/// XBRL concepts per field, first match wins.
+/// XBRL concepts per field (companies switch concepts over the years; all are read).
 const CONCEPTS: &[(&str, &[&str])] = &[
     (
         "financials.revenue",
@@ -419,8 +419,24 @@ const CONCEPTS: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// The latest USD fact of a concept from an annual or quarterly report: the greatest
-/// period end, then the latest filing.
+/// The period class of an XBRL fact: `annual` (a 10-K year), `quarter` (a three-month
+/// period) or `instant` (a balance at a date). Year-to-date periods of 10-Qs are neither
+/// and are left out, so a nine-month sum never passes for a quarter.
+fn period_class(start: &str, end: &str) -> Option<&'static str> {
+    if start.is_empty() {
+        return Some("instant");
+    }
+    let d = |x: &str| chrono::NaiveDate::parse_from_str(x, "%Y-%m-%d").ok();
+    let days = (d(end)? - d(start)?).num_days();
+    match days {
+        350..=380 => Some("annual"),
+        80..=100 => Some("quarter"),
+        _ => None,
+    }
+}
+
+/// For each financial field, the latest USD fact of each period class across the field's
+/// concepts (greatest period end, then the latest filing), from 10-K/10-Q-family forms.
 pub fn financials(input: &Input<'_>, e: &mut Emit<'_>) {
     if input.asset.sponsor_cik.is_none() {
         for (field, _) in CONCEPTS {
@@ -430,40 +446,45 @@ pub fn financials(input: &Input<'_>, e: &mut Emit<'_>) {
     }
     for row in input.subjects(Family::Sec) {
         let f = Flat::of(row);
-        if f.get("/cik").is_none()
-            || f.indexes("/facts/us-gaap").is_empty()
-                && !f.map.keys().any(|k| k.starts_with("/facts/"))
-        {
-            continue;
+        if !f.map.keys().any(|k| k.starts_with("/facts/")) {
+            continue; // a submissions record: no facts
         }
         for (field, concepts) in CONCEPTS {
-            let mut found = false;
+            // class -> (end, filed, concept, index)
+            let mut best: BTreeMap<&str, (String, String, &str, usize)> = BTreeMap::new();
             for concept in *concepts {
                 let base = format!("/facts/us-gaap/{concept}/units/USD");
-                let mut best: Option<(String, String, usize)> = None;
                 for i in f.indexes(&base) {
                     let g = |k: &str| f.get(&format!("{base}/{i}/{k}")).map(|x| x.0).unwrap_or("");
                     if !matches!(g("form"), "10-K" | "10-Q" | "10-K/A" | "10-Q/A" | "20-F") {
                         continue;
                     }
-                    let rank = (g("end").to_string(), g("filed").to_string(), i);
-                    if best.as_ref().is_none_or(|b| rank > *b) {
-                        best = Some(rank);
-                    }
-                }
-                if let Some((end, _, i)) = best {
-                    let p = format!("{base}/{i}");
-                    let g = |k: &str| f.get(&format!("{p}/{k}")).map(|x| x.0).unwrap_or("");
-                    if let Some((val, at)) = f.get(&format!("{p}/val")) {
-                        let k =
-                            Key::endpoint(format!("{end} {} {} ({concept})", g("fp"), g("form")));
-                        e.fact(field, &k, val, "USD", row, val, &at);
-                        found = true;
-                        break;
+                    let Some(class) = period_class(g("start"), g("end")) else {
+                        continue;
+                    };
+                    let rank = (g("end").to_string(), g("filed").to_string(), *concept, i);
+                    if best.get(class).is_none_or(|b| rank > *b) {
+                        best.insert(class, rank);
                     }
                 }
             }
-            if !found && *field == "financials.revenue" {
+            for (class, (end, _, concept, i)) in &best {
+                let p = format!("/facts/us-gaap/{concept}/units/USD/{i}");
+                let g = |k: &str| f.get(&format!("{p}/{k}")).map(|x| x.0).unwrap_or("");
+                if let Some((val, at)) = f.get(&format!("{p}/val")) {
+                    let period = match g("start") {
+                        "" => end.clone(),
+                        start => format!("{start}..{end}"),
+                    };
+                    let k = Key {
+                        endpoint: format!("{class} {period}"),
+                        population: format!("{} {} {concept}", g("form"), g("accn")),
+                        arm: String::new(),
+                    };
+                    e.fact(field, &k, val, "USD", row, val, &at);
+                }
+            }
+            if best.is_empty() && *field == "financials.revenue" {
                 e.unpublished(field, "the filer has reported no revenue fact: pre-revenue");
             }
         }

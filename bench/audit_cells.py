@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Checks the efficacy, safety and financial cells of a real-corpus run one by one
+against the source files, read independently of dossier (Python json/ElementTree,
+navigating by group id, not by locator).
+
+For every posted CT.gov measurement, analysis and serious-event total, and for every
+latest annual/quarterly/instant XBRL fact, the script derives the cell it belongs in
+(trial, outcome, time frame, class/category, arm) and the value the source states. Then:
+  right   - the run emitted that cell with that value
+  wrong   - the run emitted that cell with another value, or a cell no source has
+  missing - the source states it, the run has no such cell
+
+Usage: bench/audit_cells.py CELLS.jsonl REAL_SOURCES_DIR
+(CELLS.jsonl: `dossier sql --format json` of profile_cells with status 'value').
+"""
+
+import datetime
+import glob
+import json
+import os
+import sys
+import xml.etree.ElementTree as ET
+from collections import Counter, defaultdict
+
+
+def endpoint(nct, kind, title, time):
+    k = {"primary": "Primary", "secondary": "Secondary"}.get(kind.lower(), "Other")
+    return f"{nct} {k}: {title} [{time}]" if time else f"{nct} {k}: {title}"
+
+
+def pop(cls, cat):
+    return " / ".join(x for x in (cls, cat) if x)
+
+
+def digits(s):
+    return any(c.isdigit() for c in s)
+
+
+def expect_v2(study, out):
+    ps = study["protocolSection"]
+    nct = ps["identificationModule"]["nctId"]
+    rs = study.get("resultsSection")
+    if not rs:
+        return
+    for om in rs.get("outcomeMeasuresModule", {}).get("outcomeMeasures", []):
+        if om.get("reportingStatus") == "NOT_POSTED":
+            continue
+        ep = endpoint(nct, om.get("type", ""), om.get("title", ""), om.get("timeFrame", ""))
+        titles = {g["id"]: g.get("title", "") for g in om.get("groups", [])}
+        for d in om.get("denoms", [])[:1]:
+            for c in d.get("counts", []):
+                out[("efficacy.analyzed", ep, "", titles.get(c["groupId"], c["groupId"]))].add(c["value"])
+        seen = Counter()
+        for cl in om.get("classes", []):
+            for cat in cl.get("categories", []):
+                p = pop(cl.get("title", ""), cat.get("title", ""))
+                for m in cat.get("measurements", []):
+                    v = m.get("value", "")
+                    if not digits(v):
+                        continue
+                    arm = titles.get(m["groupId"], m["groupId"])
+                    seen[(p, m["groupId"])] += 1
+                    n = seen[(p, m["groupId"])]
+                    pp = f"{p} #{n}" if n > 1 else p
+                    out[("efficacy.value", ep, pp, arm)].add(v)
+                    for f, k in (("efficacy.dispersion", "spread"), ("efficacy.ci_lower", "lowerLimit"),
+                                 ("efficacy.ci_upper", "upperLimit")):
+                        if digits(m.get(k, "")):
+                            out[(f, ep, pp, arm)].add(m[k])
+        for j, a in enumerate(om.get("analyses", [])):
+            arm = " vs ".join(titles.get(g, g) for g in a.get("groupIds", []))
+            key = (ep, f"analysis {j + 1}", arm)
+            if digits(a.get("pValue", "")):
+                out[("efficacy.p_value",) + key].add(a["pValue"])
+            if digits(a.get("paramValue", "")):
+                out[("efficacy.effect_estimate",) + key].add(a["paramValue"])
+    for g in rs.get("adverseEventsModule", {}).get("eventGroups", []):
+        if "seriousNumAffected" in g and "seriousNumAtRisk" in g:
+            out[("safety.serious_ae_affected", nct, "", g["title"])].add(str(g["seriousNumAffected"]))
+            out[("safety.serious_ae_at_risk", nct, "", g["title"])].add(str(g["seriousNumAtRisk"]))
+
+
+def text(el, path):
+    x = el.find(path)
+    return (x.text or "").strip() if x is not None and x.text else ""
+
+
+def expect_xml(root, out):
+    nct = text(root, "id_info/nct_id")
+    res = root.find("clinical_results")
+    if res is None:
+        return
+    for o in res.findall("outcome_list/outcome"):
+        ep = endpoint(nct, text(o, "type"), text(o, "title"), text(o, "time_frame"))
+        titles = {g.get("group_id"): text(g, "title") for g in o.findall("group_list/group")}
+        m = o.find("measure")
+        if m is None:
+            continue
+        an = m.find("analyzed_list/analyzed")
+        if an is not None:
+            for c in an.findall("count_list/count"):
+                out[("efficacy.analyzed", ep, "", titles.get(c.get("group_id")))].add(c.get("value"))
+        seen = Counter()
+        for cl in m.findall("class_list/class"):
+            for cat in cl.findall("category_list/category"):
+                p = pop(text(cl, "title"), text(cat, "title"))
+                for me in cat.findall("measurement_list/measurement"):
+                    v = me.get("value") or ""
+                    if not digits(v):
+                        continue
+                    arm = titles.get(me.get("group_id"), me.get("group_id"))
+                    seen[(p, me.get("group_id"))] += 1
+                    n = seen[(p, me.get("group_id"))]
+                    pp = f"{p} #{n}" if n > 1 else p
+                    out[("efficacy.value", ep, pp, arm)].add(v)
+                    for f, k in (("efficacy.dispersion", "spread"), ("efficacy.ci_lower", "lower_limit"),
+                                 ("efficacy.ci_upper", "upper_limit")):
+                        if digits(me.get(k) or ""):
+                            out[(f, ep, pp, arm)].add(me.get(k))
+        for j, a in enumerate(m.findall("analysis_list/analysis")):
+            arm = " vs ".join(titles.get((g.text or "").strip(), g.text) for g in a.findall("group_id_list/group_id"))
+            key = (ep, f"analysis {j + 1}", arm)
+            if digits(text(a, "p_value")):
+                out[("efficacy.p_value",) + key].add(text(a, "p_value"))
+            if digits(text(a, "param_value")):
+                out[("efficacy.effect_estimate",) + key].add(text(a, "param_value"))
+    ev = res.find("reported_events")
+    if ev is not None:
+        titles = {g.get("group_id"): text(g, "title") for g in ev.findall("group_list/group")}
+        for cat in ev.findall("serious_events/category_list/category"):
+            if text(cat, "title") != "Total":
+                continue
+            e = cat.find("event_list/event")
+            for c in e.findall("counts") if e is not None else []:
+                arm = titles.get(c.get("group_id"), "")
+                out[("safety.serious_ae_affected", nct, "", arm)].add(c.get("subjects_affected"))
+                out[("safety.serious_ae_at_risk", nct, "", arm)].add(c.get("subjects_at_risk"))
+
+
+CONCEPTS = {
+    "financials.revenue": ["Revenues", "RevenueFromContractWithCustomerExcludingAssessedTax", "SalesRevenueNet"],
+    "financials.rd_expense": ["ResearchAndDevelopmentExpense"],
+    "financials.net_loss": ["NetIncomeLoss"],
+    "financials.cash": ["CashAndCashEquivalentsAtCarryingValue",
+                        "CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents"],
+}
+
+
+def expect_xbrl(facts, out):
+    gaap = facts.get("facts", {}).get("us-gaap", {})
+    for field, concepts in CONCEPTS.items():
+        best = {}
+        for c in concepts:
+            for i, f in enumerate(gaap.get(c, {}).get("units", {}).get("USD", [])):
+                if f.get("form") not in ("10-K", "10-Q", "10-K/A", "10-Q/A", "20-F"):
+                    continue
+                if "start" in f:
+                    days = (datetime.date.fromisoformat(f["end"]) - datetime.date.fromisoformat(f["start"])).days
+                    cls = "annual" if 350 <= days <= 380 else "quarter" if 80 <= days <= 100 else None
+                else:
+                    cls = "instant"
+                if cls is None:
+                    continue
+                rank = (f["end"], f.get("filed", ""), c, i)
+                if cls not in best or rank > best[cls][0]:
+                    best[cls] = (rank, f, c)
+        for cls, (_, f, c) in best.items():
+            period = f"{f['start']}..{f['end']}" if "start" in f else f["end"]
+            out[(field, f"{cls} {period}", f"{f['form']} {f['accn']} {c}", "")].add(str(f["val"]))
+
+
+def main():
+    cells_path, real = sys.argv[1], sys.argv[2]
+    cells = [json.loads(l) for l in open(cells_path) if l.strip()]
+    # The trials each asset cites, and the version each cell cites (by cutoff date).
+    expected = defaultdict(lambda: defaultdict(set))  # (nct, cutoff) -> key -> values
+    for path in glob.glob(os.path.join(real, "import/ctgov/*")):
+        if path.endswith(".json"):
+            doc = json.load(open(path, encoding="utf-8"))
+            for st in doc.get("studies", [doc]):
+                misc = st.get("derivedSection", {}).get("miscInfoModule", {})
+                nct = st["protocolSection"]["identificationModule"]["nctId"]
+                cutoff = misc.get("versionHolder") or st["protocolSection"]["statusModule"].get(
+                    "lastUpdatePostDateStruct", {}).get("date")
+                expect_v2(st, expected[(nct, cutoff)])
+        elif path.endswith(".xml"):
+            root = ET.parse(path).getroot()
+            expect_xml(root, expected[(text(root, "id_info/nct_id"), None)])
+    fin = defaultdict(lambda: defaultdict(set))
+    for path in glob.glob(os.path.join(real, "import/sec/*.json")):
+        doc = json.load(open(path, encoding="utf-8"))
+        if "facts" in doc:
+            expect_xbrl(doc, fin[f"CIK{int(doc['cik']):010d}"])
+
+    audited = [c for c in cells if c["field"].startswith(("efficacy.", "financials.", "safety.serious_ae_a"))]
+    stats = defaultdict(Counter)
+    wrong = []
+    emitted = defaultdict(set)
+    for c in audited:
+        key = (c["field"], c.get("endpoint") or "", c.get("population") or "", c.get("arm") or "")
+        rec = c["source_id"].split(":", 1)[1].split("@")[0]
+        section = c["field"].split(".")[0]
+        if section == "financials":
+            source = fin[rec]
+        else:
+            cands = [v for (n, cut), v in expected.items() if n == rec and (cut is None or cut == c.get("cutoff_date"))]
+            source = cands[0] if cands else {}
+        emitted[(c["asset_id"], rec, c.get("cutoff_date"))].add(key)
+        if c["value"] in source.get(key, set()):
+            stats[section]["right"] += 1
+        else:
+            stats[section]["wrong"] += 1
+            wrong.append((c["asset_id"], key, c["value"], sorted(source.get(key, set()))))
+    for (asset, rec, cutoff), keys in emitted.items():
+        if rec.startswith("CIK"):
+            source = fin[rec]
+        else:
+            cands = [v for (n, cut), v in expected.items() if n == rec and (cut is None or cut == cutoff)]
+            source = cands[0] if cands else {}
+        for key in source:
+            if key not in keys and key[0].split(".")[0] in ("efficacy", "financials", "safety"):
+                stats[key[0].split(".")[0]]["missing"] += 1
+                wrong.append((asset, key, None, sorted(source[key])))
+    per_asset = Counter(c["asset_id"] for c in audited)
+    print("cells audited per asset:", dict(sorted(per_asset.items())))
+    for section in sorted(stats):
+        s = stats[section]
+        print(f"{section}: right {s['right']}, wrong {s['wrong']}, missing {s['missing']}")
+    for w in wrong[:20]:
+        print("  MISMATCH", w)
+    return 1 if any(s["wrong"] or s["missing"] for s in stats.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
