@@ -1,4 +1,4 @@
-//! `dossier demo`: the whole pipeline as built so far, on the bundled fictional
+//! `dossier demo`: the whole pipeline as built so far (snapshot, then an extractive run), on the bundled fictional
 //! fixtures, offline, into a fresh lake. Only removes a lake it created itself
 //! (marked by a `.dossier-demo` file).
 
@@ -38,9 +38,25 @@ pub fn fresh_lake(dir: &Path) -> Result<(), Error> {
     Ok(())
 }
 
-pub async fn run(fixtures: &Path, lake_dir: &Path) -> Result<SnapshotOutcome, Error> {
+/// Snapshot of the fixtures, then an extractive run over it.
+pub async fn run(
+    fixtures: &Path,
+    lake_dir: &Path,
+) -> Result<(SnapshotOutcome, crate::run::RunOutcome), Error> {
     fresh_lake(lake_dir)?;
     let portfolio = Portfolio::load(&fixtures.join("portfolio.toml"))?;
     let lake = Lake::open(&lake_dir.to_string_lossy())?;
-    snapshot::snapshot_import(&lake, &portfolio, &fixtures.join("import")).await
+    let snap = snapshot::snapshot_import(&lake, &portfolio, &fixtures.join("import")).await?;
+    let run = crate::run::run(
+        &lake,
+        crate::run::Options {
+            snapshot: snap.id.to_string(),
+            assets: vec![],
+            reasoner: crate::run::Reasoner::Extractive,
+            run_id: None,
+            llm: None,
+        },
+    )
+    .await?;
+    Ok((snap, run))
 }

@@ -290,8 +290,9 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             } else {
                 PathBuf::from(&cli.lake)
             };
-            let out = demo::run(&fixtures, &lake_dir).await?;
+            let (out, run) = demo::run(&fixtures, &lake_dir).await?;
             eprint!("{}", summary(&out));
+            eprint!("{}", run_summary(&run));
             println!("{}", out.id);
             let l = lake_dir.display();
             eprintln!("\nWhat to look at next:");
@@ -307,7 +308,16 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             eprintln!(
                 "  dossier --lake {l} sql \"SELECT source_id, locator, text FROM text_fields WHERE text LIKE '%major molecular response%'\""
             );
-            eprintln!("  cat {l}/snapshots/{}.json", out.id);
+            eprintln!(
+                "  dossier --lake {l} sql \"SELECT asset_id, field, arm, value, unit, status, detail FROM profile_cells WHERE asset_id = 'zelnorib' AND section IN ('efficacy', 'safety') ORDER BY field, arm\""
+            );
+            eprintln!(
+                "  dossier --lake {l} sql \"SELECT asset_id, status, count(*) AS cells FROM profile_cells GROUP BY asset_id, status ORDER BY asset_id, status\""
+            );
+            eprintln!(
+                "  cat {l}/snapshots/{}.json {l}/runs/{}/manifest.json",
+                out.id, run.run_id
+            );
         }
     }
     Ok(ExitCode::SUCCESS)

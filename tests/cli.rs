@@ -290,6 +290,13 @@ fn demo_runs_offline_and_covers_every_family() {
         "SELECT text FROM text_fields WHERE text LIKE '%injected%'",
     );
     assert!(injected.is_empty());
+    // The demo also reasons: every asset has profile cells, with values and statuses.
+    let cells = sql_json(
+        &dir,
+        "SELECT asset_id, count(*) AS n, sum(CASE WHEN status = 'value' THEN 1 ELSE 0 END) AS v FROM profile_cells GROUP BY asset_id ORDER BY asset_id",
+    );
+    assert_eq!(cells.len(), 3, "{cells:?}");
+    assert!(cells.iter().all(|c| c["v"].as_i64().unwrap() > 0));
     // A second demo into the same lake starts fresh and gives the same id.
     let again = dossier()
         .args(["--lake", dir.to_str().unwrap(), "demo"])
