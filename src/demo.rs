@@ -55,6 +55,7 @@ pub async fn run(
             reasoner: crate::run::Reasoner::Extractive,
             run_id: None,
             llm: None,
+            ranks: crate::precedence::Ranks::default_ranks(),
         },
     )
     .await?;

@@ -47,12 +47,14 @@ pub struct Evidence {
     pub records: Vec<EvidenceRecord>,
     by_url: HashMap<String, Vec<usize>>,
     by_label: HashMap<(Family, String), Vec<usize>>,
+    by_source_id: HashMap<String, usize>,
 }
 
 impl Evidence {
     pub fn add(&mut self, r: EvidenceRecord) {
         let i = self.records.len();
         self.by_url.entry(r.url.clone()).or_default().push(i);
+        self.by_source_id.insert(r.source_id.clone(), i);
         self.by_label
             .entry((r.family, r.record_key.clone()))
             .or_default()
@@ -60,10 +62,14 @@ impl Evidence {
         self.records.push(r);
     }
 
-    /// Records a citation resolves to: an exact catalog URL, or a bare label. Several
+    /// Records a citation resolves to: an exact source id (`family:key@sha16`, one
+    /// version of a record), an exact catalog URL, or a bare label. Several
     /// records share a key when a snapshot holds several versions of one record; they
     /// come oldest cutoff first (unknown cutoffs before any date).
     pub fn resolve(&self, source: &str) -> Vec<usize> {
+        if let Some(i) = self.by_source_id.get(source) {
+            return vec![*i];
+        }
         let mut found = match self.by_url.get(source) {
             Some(v) => v.clone(),
             None => match bare_label(source) {

@@ -18,6 +18,7 @@ pub mod lake;
 pub mod manifest;
 pub mod model;
 pub mod portfolio;
+pub mod precedence;
 pub mod profile;
 pub mod reason;
 pub mod resolve;

@@ -109,6 +109,10 @@ enum Command {
         /// Seconds per LLM request.
         #[arg(long, default_value_t = 120)]
         llm_timeout: u64,
+        /// Family ranks for precedence (CSV `family,rank`; lower wins). Default: the
+        /// ranks shipped in jobs/family_rank.csv.
+        #[arg(long, env = "DOSSIER_FAMILY_RANKS")]
+        ranks: Option<PathBuf>,
     },
     /// The pipeline on the bundled fixtures, offline, into a fresh lake.
     Demo {
@@ -255,7 +259,16 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             llm_api_key,
             llm_budget,
             llm_timeout,
+            ranks,
         } => {
+            let ranks = match ranks {
+                Some(p) => {
+                    let text = std::fs::read_to_string(&p)
+                        .with_context(|| format!("reading {}", p.display()))?;
+                    dossier::precedence::Ranks::parse(&text, &p.display().to_string())?
+                }
+                None => dossier::precedence::Ranks::default_ranks(),
+            };
             let llm = match (llm_base_url, llm_model) {
                 (Some(base_url), Some(model)) => Some(dossier::reason::llm::Config {
                     base_url,
@@ -276,6 +289,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     reasoner,
                     run_id,
                     llm,
+                    ranks,
                 },
             )
             .await?;

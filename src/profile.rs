@@ -1,9 +1,8 @@
 //! The profile schema, fixed in code: nine sections, each a list of fields, with the
 //! families that feed each field and what the cell key (endpoint, population, arm) means
-//! for it. A run turns accepted claims into cells and gives every field of every asset a
-//! row with exactly one status. Pure.
+//! for it, and the status of a field no accepted claim fills. Pure.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
@@ -55,7 +54,7 @@ pub const FIELDS: &[FieldSpec] = &[
         "",
         false,
         &[],
-        "the company behind the asset",
+        "the company behind the asset (a trial's lead sponsor counts where it names the portfolio's sponsor)",
     ),
     f(
         "identity.modality",
@@ -238,6 +237,14 @@ pub const FIELDS: &[FieldSpec] = &[
         "overall recruitment status",
     ),
     f(
+        "trials.sponsor",
+        CT,
+        "endpoint: NCT id",
+        false,
+        &[],
+        "the trial's lead sponsor",
+    ),
+    f(
         "trials.enrollment",
         CT,
         "endpoint: NCT id",
@@ -386,20 +393,6 @@ pub fn spec(name: &str) -> Option<&'static FieldSpec> {
     FIELDS.iter().find(|f| f.name == name)
 }
 
-/// Family rank for precedence: lower wins (ARCHITECTURE default order).
-pub fn family_rank(f: Family) -> u8 {
-    match f {
-        FdaLabel => 0,
-        Ctgov => 1,
-        Sec => 2,
-        Pubmed => 3,
-        Press => 4,
-        Drugsfda => 5,
-        Epi => 6,
-        Icd10 => 7,
-    }
-}
-
 /// Cell statuses (ARCHITECTURE.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -434,47 +427,6 @@ impl Status {
     ];
 }
 
-/// An accepted claim, as the cell assembly needs it.
-#[derive(Clone, Debug)]
-pub struct Candidate {
-    pub claim_id: String,
-    pub field: String,
-    pub endpoint: String,
-    pub population: String,
-    pub arm: String,
-    pub value: String,
-    pub unit: String,
-    pub label: String,
-    pub family: Option<Family>,
-    pub source_id: String,
-    pub url: String,
-    pub quote: String,
-    pub locator: String,
-    pub cutoff_date: Option<String>,
-}
-
-/// One cell of a profile.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Cell {
-    pub section: String,
-    pub field: String,
-    pub endpoint: String,
-    pub population: String,
-    pub arm: String,
-    pub value: Option<String>,
-    pub unit: Option<String>,
-    pub label: Option<String>,
-    pub status: Status,
-    pub detail: String,
-    pub family: Option<String>,
-    pub claim_id: Option<String>,
-    pub source_id: Option<String>,
-    pub url: Option<String>,
-    pub quote: Option<String>,
-    pub locator: Option<String>,
-    pub cutoff_date: Option<String>,
-}
-
 /// What the run knows about an asset besides its claims.
 pub struct Context<'a> {
     pub families: &'a BTreeMap<Family, FamilyStatus>,
@@ -486,135 +438,21 @@ pub struct Context<'a> {
     pub rejected: &'a BTreeMap<String, usize>,
 }
 
-/// Every field of the schema gets at least one cell; fields with accepted candidates get
-/// one cell per key, with the provisional precedence (later cutoff, then family rank;
-/// same family and cutoff with different values stay `conflicting`, both kept).
-pub fn assemble(cands: &[Candidate], cx: &Context<'_>) -> Vec<Cell> {
-    let mut out = Vec::new();
-    for spec in FIELDS {
-        let mut groups: BTreeMap<(&str, &str, &str), Vec<&Candidate>> = BTreeMap::new();
-        for c in cands.iter().filter(|c| c.field == spec.name) {
-            groups
-                .entry((&c.endpoint, &c.population, &c.arm))
-                .or_default()
-                .push(c);
-        }
-        if groups.is_empty() {
-            let (status, detail) = empty_status(spec, cx);
-            out.push(Cell {
-                section: spec.section().into(),
-                field: spec.name.into(),
-                endpoint: String::new(),
-                population: String::new(),
-                arm: String::new(),
-                value: None,
-                unit: None,
-                label: None,
-                status,
-                detail,
-                family: None,
-                claim_id: None,
-                source_id: None,
-                url: None,
-                quote: None,
-                locator: None,
-                cutoff_date: None,
-            });
-            continue;
-        }
-        for (_, group) in groups {
-            let (winners, status, detail) = compete(&group);
-            for w in winners {
-                out.push(cell_of(spec, w, status, detail.clone()));
-            }
-        }
-    }
-    out
-}
-
-fn cell_of(spec: &FieldSpec, c: &Candidate, status: Status, detail: String) -> Cell {
-    Cell {
-        section: spec.section().into(),
-        field: spec.name.into(),
-        endpoint: c.endpoint.clone(),
-        population: c.population.clone(),
-        arm: c.arm.clone(),
-        value: Some(c.value.clone()),
-        unit: (!c.unit.is_empty()).then(|| c.unit.clone()),
-        label: Some(c.label.clone()),
-        status,
-        detail,
-        family: c.family.map(|f| f.to_string()),
-        claim_id: Some(c.claim_id.clone()),
-        source_id: Some(c.source_id.clone()),
-        url: Some(c.url.clone()),
-        quote: Some(c.quote.clone()),
-        locator: (!c.locator.is_empty()).then(|| c.locator.clone()),
-        cutoff_date: c.cutoff_date.clone(),
-    }
-}
-
-/// Orders candidates best first: later cutoff (unknown last), family rank, source id.
-fn precedence(a: &Candidate, b: &Candidate) -> std::cmp::Ordering {
-    b.cutoff_date
-        .cmp(&a.cutoff_date)
-        .then(a.family.map(family_rank).cmp(&b.family.map(family_rank)))
-        .then(a.source_id.cmp(&b.source_id))
-        .then(a.claim_id.cmp(&b.claim_id))
-}
-
-fn compete<'a>(group: &[&'a Candidate]) -> (Vec<&'a Candidate>, Status, String) {
-    let mut sorted: Vec<&Candidate> = group.to_vec();
-    sorted.sort_by(|a, b| precedence(a, b));
-    let best = sorted[0];
-    let same = |c: &Candidate| c.value == best.value && c.unit == best.unit;
-    if sorted.iter().all(|c| same(c)) {
-        let n = sorted.len();
-        let detail = if n > 1 {
-            format!("{n} sources agree")
-        } else {
-            String::new()
-        };
-        return (vec![best], Status::Value, detail);
-    }
-    // Rivals with a different value at the best's cutoff and family cannot be ranked.
-    let tied: Vec<&Candidate> = sorted
+/// The cells of fields that no accepted claim fills, each with its one status and the
+/// reason in words. Fields with accepted claims get their cells from the precedence rules
+/// (`sql/`), so together every field of the schema has at least one row.
+pub fn empty_cells(
+    filled: &BTreeSet<&str>,
+    cx: &Context<'_>,
+) -> Vec<(&'static FieldSpec, Status, String)> {
+    FIELDS
         .iter()
-        .copied()
-        .filter(|c| c.cutoff_date == best.cutoff_date && c.family == best.family && !same(c))
-        .collect();
-    if !tied.is_empty() {
-        let mut all = vec![best];
-        let mut seen = vec![(best.value.as_str(), best.unit.as_str())];
-        for c in tied {
-            if !seen.contains(&(c.value.as_str(), c.unit.as_str())) {
-                seen.push((c.value.as_str(), c.unit.as_str()));
-                all.push(c);
-            }
-        }
-        let detail = format!(
-            "{} values from {} at the same cutoff; both kept",
-            all.len(),
-            best.family
-                .map(|f| f.as_str())
-                .unwrap_or("an unknown family")
-        );
-        return (all, Status::Conflicting, detail);
-    }
-    let loser = sorted.iter().find(|c| !same(c)).copied().unwrap_or(best);
-    let how = if best.cutoff_date.is_some() && best.cutoff_date != loser.cutoff_date {
-        "later_cutoff"
-    } else {
-        "family_rank"
-    };
-    (
-        vec![best],
-        Status::Value,
-        format!(
-            "won over {:?} from {} ({how})",
-            loser.value, loser.source_id
-        ),
-    )
+        .filter(|f| !filled.contains(f.name))
+        .map(|f| {
+            let (st, detail) = empty_status(f, cx);
+            (f, st, detail)
+        })
+        .collect()
 }
 
 fn empty_status(spec: &FieldSpec, cx: &Context<'_>) -> (Status, String) {
@@ -683,30 +521,12 @@ fn empty_status(spec: &FieldSpec, cx: &Context<'_>) -> (Status, String) {
 mod tests {
     use super::*;
 
-    fn cand(id: &str, value: &str, fam: Family, cutoff: Option<&str>) -> Candidate {
-        Candidate {
-            claim_id: id.into(),
-            field: "efficacy.value".into(),
-            endpoint: "e".into(),
-            population: "p".into(),
-            arm: "a".into(),
-            value: value.into(),
-            unit: String::new(),
-            label: "fact".into(),
-            family: Some(fam),
-            source_id: format!("{fam}:{id}"),
-            url: String::new(),
-            quote: value.into(),
-            locator: String::new(),
-            cutoff_date: cutoff.map(str::to_string),
-        }
-    }
-
-    fn ctx_cells(cands: &[Candidate], fams: &[(Family, FamilyStatus)]) -> Vec<Cell> {
+    fn empties(fams: &[(Family, FamilyStatus)], filled: &[&str]) -> Vec<(&'static str, Status)> {
         let families: BTreeMap<_, _> = fams.iter().copied().collect();
         let (s, u, r) = (BTreeMap::new(), BTreeMap::new(), BTreeMap::new());
-        assemble(
-            cands,
+        let filled: BTreeSet<&str> = filled.iter().copied().collect();
+        empty_cells(
+            &filled,
             &Context {
                 families: &families,
                 skipped: &s,
@@ -714,76 +534,31 @@ mod tests {
                 rejected: &r,
             },
         )
+        .into_iter()
+        .map(|(f, st, _)| (f.name, st))
+        .collect()
     }
 
     #[test]
-    fn every_field_gets_exactly_one_status_row_when_nothing_is_known() {
-        let cells = ctx_cells(&[], &[]);
-        assert_eq!(cells.len(), FIELDS.len());
-        assert!(cells.iter().all(|c| c.value.is_none()));
-    }
-
-    #[test]
-    fn precedence_branches() {
-        let eff = |cells: Vec<Cell>| -> Vec<Cell> {
-            cells
-                .into_iter()
-                .filter(|c| c.field == "efficacy.value")
-                .collect()
-        };
-        // later cutoff wins regardless of family
-        let c = eff(ctx_cells(
-            &[
-                cand("a", "1.5", Pubmed, Some("2024-01-01")),
-                cand("b", "1.7", FdaLabel, Some("2023-01-01")),
-            ],
-            &[],
-        ));
-        assert_eq!((c.len(), c[0].value.as_deref()), (1, Some("1.5")));
-        assert!(c[0].detail.contains("later_cutoff"), "{}", c[0].detail);
-        // same cutoff: family rank
-        let c = eff(ctx_cells(
-            &[
-                cand("a", "1.5", Pubmed, Some("2024-01-01")),
-                cand("b", "1.7", Ctgov, Some("2024-01-01")),
-            ],
-            &[],
-        ));
-        assert_eq!(c[0].value.as_deref(), Some("1.7"));
-        assert!(c[0].detail.contains("family_rank"));
-        // same family and cutoff, different values: both kept, conflicting
-        let c = eff(ctx_cells(
-            &[
-                cand("a", "1.5", Ctgov, Some("2024-01-01")),
-                cand("b", "1.7", Ctgov, Some("2024-01-01")),
-            ],
-            &[],
-        ));
-        assert_eq!(c.len(), 2);
-        assert!(c.iter().all(|x| x.status == Status::Conflicting));
-        // identical values: no conflict
-        let c = eff(ctx_cells(
-            &[
-                cand("a", "1.5", Ctgov, Some("2024-01-01")),
-                cand("b", "1.5", Pubmed, None),
-            ],
-            &[],
-        ));
-        assert_eq!((c.len(), c[0].status), (1, Status::Value));
+    fn every_unfilled_field_gets_exactly_one_status() {
+        assert_eq!(empties(&[], &[]).len(), FIELDS.len());
+        let some = empties(&[], &["efficacy.value", "trials.phase"]);
+        assert_eq!(some.len(), FIELDS.len() - 2);
+        assert!(some.iter().all(|(f, _)| *f != "efficacy.value"));
     }
 
     #[test]
     fn empty_cells_say_what_kind_of_empty() {
-        let cells = ctx_cells(
-            &[],
+        let cells = empties(
             &[
                 (Ctgov, FamilyStatus::NotYetPublished),
                 (Sec, FamilyStatus::Skipped),
                 (FdaLabel, FamilyStatus::FetchFailed),
                 (Epi, FamilyStatus::Ok),
             ],
+            &[],
         );
-        let st = |f: &str| cells.iter().find(|c| c.field == f).unwrap().status;
+        let st = |f: &str| cells.iter().find(|c| c.0 == f).unwrap().1;
         assert_eq!(st("efficacy.value"), Status::NotYetPublished);
         assert_eq!(st("financials.cash"), Status::Skipped);
         assert_eq!(st("regulatory.boxed_warning"), Status::FetchFailed);

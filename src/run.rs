@@ -5,7 +5,7 @@
 //! Parquet file per table under `tables/<table>/run_id=<run>/asset_id=<asset>/`, so a
 //! rerun of one asset replaces exactly its rows. The run manifest goes last.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -21,7 +21,8 @@ use crate::gates::{self, Gate, Verdict};
 use crate::lake::Lake;
 use crate::manifest::SnapshotManifest;
 use crate::model::{Family, FamilyStatus, Hash256, sha256_hex};
-use crate::profile::{self, Candidate, Cell, Status};
+use crate::precedence;
+use crate::profile::{self, Status};
 use crate::reason::{self, Input, Output, llm};
 use crate::tables::strings;
 
@@ -51,6 +52,8 @@ pub struct Options {
     pub reasoner: Reasoner,
     pub run_id: Option<String>,
     pub llm: Option<llm::Config>,
+    /// Family ranks for the precedence rules.
+    pub ranks: precedence::Ranks,
 }
 
 /// One asset's outcome in the run manifest.
@@ -60,6 +63,8 @@ pub struct AssetOutcome {
     pub accepted: usize,
     pub rejected_by_gate: BTreeMap<String, usize>,
     pub cells_by_status: BTreeMap<String, usize>,
+    /// Rows of `conflicts` (competitions between different values).
+    pub conflicts: usize,
     pub reason_ms: f64,
     pub prompt_tokens: usize,
     pub bundle_tokens: usize,
@@ -73,6 +78,8 @@ pub struct RunManifest {
     pub reasoner: String,
     pub model: Option<String>,
     pub code_version: String,
+    /// The family ranks the precedence rules used.
+    pub family_ranks: BTreeMap<String, i64>,
     pub started_at: String,
     pub finished_at: String,
     pub assets: BTreeMap<String, AssetOutcome>,
@@ -83,7 +90,10 @@ pub struct AssetRun {
     pub asset: String,
     pub claims: Vec<Claim>,
     pub verdicts: Vec<Verdict>,
-    pub cells: Vec<Cell>,
+    /// Accepted claims as rows of the rules' `accepted` input.
+    pub accepted: Vec<Vec<Option<String>>>,
+    /// Fields no accepted claim fills, as rows of the rules' `empty_cells` input.
+    pub empty: Vec<Vec<Option<String>>>,
     pub outcome: AssetOutcome,
     /// source_id -> cutoff date, for the claims table.
     pub cutoffs: HashMap<String, Option<String>>,
@@ -209,6 +219,7 @@ pub type BoundMap = HashMap<(String, String), (String, String, String, String)>;
 /// Reasons over one asset's bundle and judges the claims. Pure apart from the LLM call
 /// (which `llm` memoizes).
 pub fn reason_asset(
+    run_id: &str,
     asset_id: &str,
     manifest: &SnapshotManifest,
     rows: &[Row],
@@ -268,7 +279,8 @@ pub fn reason_asset(
         .iter()
         .map(|r| (r.source_id.clone(), r.cutoff_date.clone()))
         .collect();
-    let mut cands = Vec::new();
+    let mut accepted = Vec::new();
+    let mut filled = BTreeSet::new();
     let mut rejected: BTreeMap<String, usize> = BTreeMap::new();
     let mut outcome = AssetOutcome {
         claims: claims.len(),
@@ -285,45 +297,64 @@ pub fn reason_asset(
             continue;
         }
         outcome.accepted += 1;
-        let sid = v.source_id.clone().unwrap_or_default();
-        cands.push(Candidate {
-            claim_id: c.id.clone(),
-            field: c.field.clone(),
-            endpoint: c.endpoint.clone().unwrap_or_default(),
-            population: c.population.clone().unwrap_or_default(),
-            arm: c.arm.clone().unwrap_or_default(),
-            value: c.value.clone(),
-            unit: c.unit.clone().unwrap_or_default(),
-            label: label_name(c.label),
-            family: sid.split(':').next().and_then(Family::parse),
-            cutoff_date: cutoffs.get(&sid).cloned().flatten(),
-            source_id: sid,
-            url: v.url.clone().unwrap_or_default(),
-            quote: c.quote.clone().unwrap_or_default(),
-            locator: c.locator.clone().unwrap_or_default(),
-        });
+        let Some(spec) = profile::spec(&c.field) else {
+            continue; // unreachable: the schema check rejects unknown fields
+        };
+        filled.insert(spec.name);
+        let sid = v.source_id.clone();
+        let some = |x: &str| Some(x.to_string());
+        let key = |x: &Option<String>| Some(x.clone().unwrap_or_default());
+        accepted.push(vec![
+            some(run_id),
+            some(asset_id),
+            some(spec.section()),
+            some(&c.field),
+            key(&c.endpoint),
+            key(&c.population),
+            key(&c.arm),
+            some(&c.value),
+            key(&c.unit),
+            Some(label_name(c.label)),
+            sid.as_deref()
+                .and_then(|s| s.split(':').next())
+                .and_then(Family::parse)
+                .map(|f| f.to_string()),
+            some(&c.id),
+            sid.clone(),
+            v.url.clone(),
+            c.quote.clone(),
+            c.locator.clone(),
+            sid.as_ref().and_then(|s| cutoffs.get(s).cloned().flatten()),
+        ]);
     }
-    let cells = profile::assemble(
-        &cands,
+    let empty = profile::empty_cells(
+        &filled,
         &profile::Context {
             families: &families,
             skipped: &out.skipped,
             unpublished: &out.unpublished,
             rejected: &rejected,
         },
-    );
-    for c in &cells {
-        *outcome
-            .cells_by_status
-            .entry(c.status.as_str().to_string())
-            .or_default() += 1;
-    }
+    )
+    .into_iter()
+    .map(|(f, st, detail)| {
+        vec![
+            Some(run_id.to_string()),
+            Some(asset_id.to_string()),
+            Some(f.section().to_string()),
+            Some(f.name.to_string()),
+            Some(st.as_str().to_string()),
+            Some(detail),
+        ]
+    })
+    .collect();
     outcome.reason_ms = t.elapsed().as_secs_f64() * 1e3;
     Ok(AssetRun {
         asset: asset_id.to_string(),
         claims,
         verdicts,
-        cells,
+        accepted,
+        empty,
         outcome,
         cutoffs,
     })
@@ -416,50 +447,95 @@ pub fn rejections_batch(run_id: &str, r: &AssetRun) -> Result<RecordBatch, Error
     ])?)
 }
 
-/// The dedup key of a cell: its identity and content within a run.
-pub fn dedup_key(run_id: &str, asset: &str, c: &Cell) -> String {
-    let text = serde_json::json!([
-        run_id,
-        asset,
-        c.field,
-        c.endpoint,
-        c.population,
-        c.arm,
-        c.value,
-        c.unit,
-        c.status,
-        c.source_id
-    ])
-    .to_string();
+/// The dedup key of a cell: a hash of its identity and content within a run.
+pub fn dedup_key(parts: &[Option<String>]) -> String {
+    let text = serde_json::json!(parts).to_string();
     sha256_hex(text.as_bytes())[..32].to_string()
 }
 
-pub fn cells_batch(run_id: &str, snapshot_id: &str, r: &AssetRun) -> Result<RecordBatch, Error> {
-    let col = |f: &dyn Fn(&Cell) -> Option<String>| strings(r.cells.iter().map(f).collect());
-    let s = |x: &str| (!x.is_empty()).then(|| x.to_string());
-    Ok(batch(vec![
-        ("run_id", col(&|_| Some(run_id.to_string()))),
-        ("snapshot_id", col(&|_| Some(snapshot_id.to_string()))),
-        ("asset_id", col(&|_| Some(r.asset.clone()))),
-        ("section", col(&|c| Some(c.section.clone()))),
-        ("field", col(&|c| Some(c.field.clone()))),
-        ("endpoint", col(&|c| s(&c.endpoint))),
-        ("population", col(&|c| s(&c.population))),
-        ("arm", col(&|c| s(&c.arm))),
-        ("value", col(&|c| opt(&c.value))),
-        ("unit", col(&|c| opt(&c.unit))),
-        ("label", col(&|c| opt(&c.label))),
-        ("status", col(&|c| Some(c.status.as_str().to_string()))),
-        ("detail", col(&|c| s(&c.detail))),
-        ("family", col(&|c| opt(&c.family))),
-        ("claim_id", col(&|c| opt(&c.claim_id))),
-        ("source_id", col(&|c| opt(&c.source_id))),
-        ("url", col(&|c| opt(&c.url))),
-        ("quote", col(&|c| opt(&c.quote))),
-        ("locator", col(&|c| opt(&c.locator))),
-        ("cutoff_date", col(&|c| opt(&c.cutoff_date))),
-        ("dedup_key", col(&|c| Some(dedup_key(run_id, &r.asset, c)))),
-    ])?)
+/// Columns of `profile_cells` as written (the rules' output plus snapshot_id and dedup_key).
+const CELL_COLUMNS: [&str; 21] = [
+    "run_id",
+    "snapshot_id",
+    "asset_id",
+    "section",
+    "field",
+    "endpoint",
+    "population",
+    "arm",
+    "value",
+    "unit",
+    "label",
+    "status",
+    "detail",
+    "family",
+    "claim_id",
+    "source_id",
+    "url",
+    "quote",
+    "locator",
+    "cutoff_date",
+    "dedup_key",
+];
+
+/// One asset's rows of a rules output batch (rows stay in the rules' order).
+fn rows_of(b: &RecordBatch, asset: &str) -> Result<RecordBatch, Error> {
+    use datafusion::arrow::compute::filter_record_batch;
+    let ids = precedence::column(b, "asset_id")?;
+    let mask = BooleanArray::from(
+        (0..b.num_rows())
+            .map(|i| ids.value(i) == asset)
+            .collect::<Vec<_>>(),
+    );
+    Ok(filter_record_batch(b, &mask)?)
+}
+
+/// The `profile_cells` rows of one asset, from the rules' output.
+pub fn cells_batch(snapshot_id: &str, rules_cells: &RecordBatch) -> Result<RecordBatch, Error> {
+    let n = rules_cells.num_rows();
+    let col = |name: &str| precedence::column(rules_cells, name);
+    let mut rows = Vec::with_capacity(n);
+    for i in 0..n {
+        let mut row: Vec<Option<String>> = Vec::with_capacity(CELL_COLUMNS.len());
+        for c in &CELL_COLUMNS[..CELL_COLUMNS.len() - 1] {
+            let v = match *c {
+                "snapshot_id" => Some(snapshot_id.to_string()),
+                name => precedence::get(col(name)?, i).filter(|x| !x.is_empty()),
+            };
+            row.push(v);
+        }
+        // identity and content: run, asset, field, key, value, unit, status, source
+        let key: Vec<Option<String>> = [0, 2, 4, 5, 6, 7, 8, 9, 11, 15]
+            .iter()
+            .map(|k| row[*k].clone())
+            .collect();
+        row.push(Some(dedup_key(&key)));
+        rows.push(row);
+    }
+    precedence::utf8_batch(&CELL_COLUMNS, &rows)
+}
+
+/// The `conflicts` rows of one asset: the rules' output as is (empty strings as NULL).
+pub fn conflicts_batch(rules_conflicts: &RecordBatch) -> Result<RecordBatch, Error> {
+    let names: Vec<String> = rules_conflicts
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect();
+    let cols: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut rows = Vec::new();
+    for i in 0..rules_conflicts.num_rows() {
+        let mut row = Vec::new();
+        for c in &cols {
+            row.push(
+                precedence::get(precedence::column(rules_conflicts, c)?, i)
+                    .filter(|x| !x.is_empty()),
+            );
+        }
+        rows.push(row);
+    }
+    precedence::utf8_batch(&cols, &rows)
 }
 
 /// What `dossier run` did.
@@ -510,31 +586,62 @@ pub async fn run(lake: &Lake, opts: Options) -> Result<RunOutcome, Error> {
         _ => None,
     };
     let mut outcomes = BTreeMap::new();
+    let (mut accepted, mut empty) = (Vec::new(), Vec::new());
     let handle = tokio::runtime::Handle::current();
+    // Phase 1, per asset: reason, gate, write the asset's claims and rejections.
     for (asset, entry) in manifest.assets.iter() {
         if !opts.assets.is_empty() && !opts.assets.contains(asset) {
             continue;
         }
         let batches =
             crate::snapshot::read_bundle(lake, &entry.bundle, &format!("asset {asset}")).await?;
-        let (ev2, m2, a2, client2, h2) = (
+        let (ev2, m2, a2, client2, h2, r2) = (
             ev.clone(),
             manifest.clone(),
             asset.clone(),
             client.clone(),
             handle.clone(),
+            run_id.clone(),
         );
-        let r = crate::blocking(move || {
+        let mut r = crate::blocking(move || {
             let rows = bundle::rows(&batches);
             let llm_fn = |input: &Input<'_>, out: &Output| match &client2 {
                 Some(c) => c.claims(input, out, &h2),
                 None => Ok((vec![], 0, 0)),
             };
-            reason_asset(&a2, &m2, &rows, &ev2, &llm_fn)
+            reason_asset(&r2, &a2, &m2, &rows, &ev2, &llm_fn)
         })
         .await?;
-        write_asset(lake, &run_id, snap_id.as_str(), &r).await?;
+        for (table, b) in [
+            ("claims", claims_batch(&run_id, &r)?),
+            ("rejections", rejections_batch(&run_id, &r)?),
+        ] {
+            put_part(lake, table, &run_id, asset, &b).await?;
+        }
+        accepted.append(&mut r.accepted);
+        empty.append(&mut r.empty);
         outcomes.insert(asset.clone(), r.outcome);
+    }
+    // Phase 2, once over every asset of this invocation: the precedence rules.
+    let rules = precedence::apply(
+        precedence::utf8_batch(&precedence::ACCEPTED, &accepted)?,
+        precedence::utf8_batch(&precedence::EMPTY, &empty)?,
+        &opts.ranks,
+    )
+    .await?;
+    for (asset, outcome) in outcomes.iter_mut() {
+        let cells = cells_batch(snap_id.as_str(), &rows_of(&rules.profile_cells, asset)?)?;
+        let statuses = precedence::column(&cells, "status")?;
+        for i in 0..cells.num_rows() {
+            *outcome
+                .cells_by_status
+                .entry(statuses.value(i).to_string())
+                .or_default() += 1;
+        }
+        outcome.conflicts = rows_of(&rules.conflicts, asset)?.num_rows();
+        let conflicts = conflicts_batch(&rows_of(&rules.conflicts, asset)?)?;
+        put_part(lake, "profile_cells", &run_id, asset, &cells).await?;
+        put_part(lake, "conflicts", &run_id, asset, &conflicts).await?;
     }
     let run_manifest = RunManifest {
         format: RUN_FORMAT.into(),
@@ -543,6 +650,12 @@ pub async fn run(lake: &Lake, opts: Options) -> Result<RunOutcome, Error> {
         reasoner: format!("{:?}", opts.reasoner).to_lowercase(),
         model,
         code_version: env!("CARGO_PKG_VERSION").into(),
+        family_ranks: opts
+            .ranks
+            .0
+            .iter()
+            .map(|(f, r)| (f.to_string(), *r))
+            .collect(),
         started_at,
         finished_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         assets: outcomes,
@@ -558,26 +671,17 @@ pub async fn run(lake: &Lake, opts: Options) -> Result<RunOutcome, Error> {
     })
 }
 
-/// Writes one asset's rows of the three tables (deterministic bytes; a rerun replaces them).
-pub async fn write_asset(
+/// Writes one asset's part of a run table (deterministic bytes; a rerun replaces it).
+async fn put_part(
     lake: &Lake,
+    table: &str,
     run_id: &str,
-    snapshot_id: &str,
-    r: &AssetRun,
+    asset: &str,
+    b: &RecordBatch,
 ) -> Result<(), Error> {
-    let parts = [
-        ("claims", claims_batch(run_id, r)?),
-        ("rejections", rejections_batch(run_id, r)?),
-        ("profile_cells", cells_batch(run_id, snapshot_id, r)?),
-    ];
-    for (table, b) in parts {
-        let bytes = crate::tables::to_parquet(&b)?;
-        let key = format!(
-            "tables/{table}/run_id={run_id}/asset_id={}/part-0.parquet",
-            r.asset
-        );
-        lake.put_overwrite(&key, Bytes::from(bytes)).await?;
-    }
+    let bytes = crate::tables::to_parquet(b)?;
+    let key = format!("tables/{table}/run_id={run_id}/asset_id={asset}/part-0.parquet");
+    lake.put_overwrite(&key, Bytes::from(bytes)).await?;
     Ok(())
 }
 

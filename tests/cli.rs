@@ -1,9 +1,8 @@
 //! End-to-end tests of the `dossier` binary: the real corpus in ../shared/real-sources,
 //! the demo fixtures, determinism, tampering and bad input.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
 mod common;

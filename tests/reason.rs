@@ -38,7 +38,7 @@ fn s<'a>(row: &'a Value, k: &str) -> &'a str {
 /// The files of a run's tables, by key.
 fn table_files(lake: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut out = BTreeMap::new();
-    for t in ["claims", "rejections", "profile_cells"] {
+    for t in ["claims", "rejections", "profile_cells", "conflicts"] {
         let mut stack = vec![lake.join("tables").join(t)];
         while let Some(d) = stack.pop() {
             for e in std::fs::read_dir(&d).unwrap() {
@@ -212,7 +212,7 @@ fn a_rerun_replaces_the_same_rows_and_one_asset_reruns_alone() {
     let lake = fixture_snapshot();
     let id = run(lake.path(), &[]);
     let first = table_files(lake.path());
-    assert_eq!(first.len(), 9, "3 tables x 3 assets");
+    assert_eq!(first.len(), 12, "4 tables x 3 assets");
     assert_eq!(
         run(lake.path(), &[]),
         id,
@@ -230,6 +230,23 @@ fn a_rerun_replaces_the_same_rows_and_one_asset_reruns_alone() {
         "SELECT dedup_key, count(*) n FROM profile_cells GROUP BY dedup_key HAVING count(*) > 1",
     );
     assert!(dup.is_empty(), "{dup:?}");
+    // A ranks file that does not parse is a clear error before anything is written.
+    let bad = lake.path().join("ranks.csv");
+    std::fs::write(&bad, "family,rank\nclinvar,1\n").unwrap();
+    let out = dossier()
+        .args([
+            "--lake",
+            lake.path().to_str().unwrap(),
+            "run",
+            "--run-id",
+            "x",
+            "--ranks",
+        ])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown family \"clinvar\""));
     // A bad run id never reaches an object key.
     let out = dossier()
         .args([
@@ -572,4 +589,83 @@ fn llm_claims_pass_the_same_gates_and_replay_from_the_journal() {
     let out = llm_run(lake.path(), "http://127.0.0.1:9/v1", "llm-2");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("LLM endpoint"));
+}
+
+#[test]
+fn two_data_versions_of_a_real_study_meet_in_precedence() {
+    let ep = "Primary: Percentage of Subjects With Ankylosing Spondylitis Disease Activity Score Major Improvement (ASDAS-MI) Response Criteria Response at Week 52 [Week 52]";
+    // As recorded: both versions state the same results, so every cell agrees, cites the
+    // later version, and no competition is recorded.
+    let lake = real_snapshot();
+    run(lake.path(), &[]);
+    let cells = sql_json(
+        lake.path(),
+        "SELECT field, endpoint, arm, value, status, detail, cutoff_date FROM profile_cells WHERE asset_id = 'certolizumab' AND section = 'efficacy'",
+    );
+    assert!(cells.len() > 100);
+    for c in &cells {
+        assert_eq!(
+            (s(c, "status"), s(c, "cutoff_date")),
+            ("value", "2024-01-03"),
+            "{c}"
+        );
+        assert_eq!(s(c, "detail"), "2 sources agree", "{c}");
+    }
+    let none = sql_json(
+        lake.path(),
+        "SELECT * FROM conflicts WHERE asset_id = 'certolizumab'",
+    );
+    assert!(none.is_empty(), "{none:?}");
+
+    // The later version corrected one value: the later cutoff wins, and the competition is
+    // a conflicts row naming both versions.
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&real_import(), dir.path());
+    let later = dir
+        .path()
+        .join("ctgov/NCT02552212_certolizumab_ucb_ph3_v2024-01-03.json");
+    let text = std::fs::read_to_string(&later).unwrap();
+    assert_eq!(text.matches("\"value\": \"47.2\"").count(), 1);
+    std::fs::write(
+        &later,
+        text.replace("\"value\": \"47.2\"", "\"value\": \"48.0\""),
+    )
+    .unwrap();
+    let lake = tempfile::tempdir().unwrap();
+    snapshot(
+        lake.path(),
+        &Path::new(REAL).join("portfolio.toml"),
+        dir.path(),
+    );
+    run(lake.path(), &[]);
+    let rows = sql_json(
+        lake.path(),
+        "SELECT field, endpoint, arm, winner_value, winner_cutoff, other_value, other_cutoff, resolution FROM conflicts WHERE asset_id = 'certolizumab'",
+    );
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let r = &rows[0];
+    assert_eq!(
+        (s(r, "field"), s(r, "arm")),
+        ("efficacy.value", "CZP 200 mg Q2W (FAS)")
+    );
+    assert!(s(r, "endpoint").ends_with(ep));
+    assert_eq!(
+        (
+            s(r, "winner_value"),
+            s(r, "winner_cutoff"),
+            s(r, "other_value"),
+            s(r, "other_cutoff")
+        ),
+        ("48.0", "2024-01-03", "47.2", "2023-12-12")
+    );
+    assert_eq!(s(r, "resolution"), "later_cutoff");
+    let cell = sql_json(
+        lake.path(),
+        "SELECT value, status FROM profile_cells WHERE asset_id = 'certolizumab' AND field = 'efficacy.value' AND arm = 'CZP 200 mg Q2W (FAS)' AND endpoint LIKE '%ASDAS-MI%Week 52 [Week 52]'",
+    );
+    assert_eq!(cell.len(), 1);
+    assert_eq!(
+        (s(&cell[0], "value"), s(&cell[0], "status")),
+        ("48.0", "value")
+    );
 }

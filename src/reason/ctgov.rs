@@ -364,6 +364,9 @@ pub fn trials(input: &Input<'_>, e: &mut Emit<'_>) {
         if let Some(v) = &s.status {
             e.fact("trials.status", &key, &v.text, "", row, &v.text, &v.loc);
         }
+        if let Some(v) = &s.sponsor {
+            e.fact("trials.sponsor", &key, &v.text, "", row, &v.text, &v.loc);
+        }
         if let Some(v) = &s.enrollment {
             let unit = format!("participants ({})", s.enrollment_type.to_lowercase());
             e.fact(

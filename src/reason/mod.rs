@@ -91,7 +91,8 @@ impl Emit<'_> {
             field: field.into(),
             value: value.into(),
             label: Label::Fact,
-            source: Some(row.url.clone()),
+            // The exact version read, so two data versions of a record compete as such.
+            source: Some(row.source_id.clone()),
             quote: Some(quote.into()),
             locator: (!locator.is_empty()).then(|| locator.into()),
             unit: (!unit.is_empty()).then(|| unit.into()),

@@ -163,9 +163,15 @@ pub fn identity(input: &Input<'_>, e: &mut Emit<'_>) {
             e.fact("identity.sponsor", &Key::default(), s, "", l.row, s, &at);
         }
     }
+    // A trial's lead sponsor names the asset's sponsor only where it is the portfolio's
+    // sponsor (an academic group running a trial of the drug is not its sponsor); every
+    // trial's sponsor is a trials.sponsor cell.
+    let ours = input.asset.sponsor.as_deref().unwrap_or("");
     for row in input.subjects(Family::Ctgov) {
         if let Some(s) = super::ctgov::study(row)
             && let Some(v) = &s.sponsor
+            && !ours.is_empty()
+            && (mentions(&v.text, ours) || mentions(ours, &v.text))
         {
             e.fact(
                 "identity.sponsor",
