@@ -1,12 +1,23 @@
--- 10_candidates: every accepted claim of the run with its family's rank.
+-- 10_candidates: every accepted claim of the run, with the columns precedence needs and
+--                its family's rank.
 -- Inputs:  accepted (one row per accepted claim: run_id, asset_id, section, field, endpoint,
 --          population, arm, value, unit, label, family, claim_id, source_id, url, quote,
---          locator, cutoff_date; key columns are '' rather than NULL),
+--          locator, cutoff_date; key columns are '' rather than NULL; cutoff_date is ISO
+--          YYYY-MM-DD or NULL when unknown),
 --          family_rank (family, rank; lower wins; from jobs/family_rank.csv).
--- Output:  view candidates = accepted + family_rank.
--- Intent:  a family missing from the rank table (and a claim with no source family, such
---          as a derived value) ranks after every listed family, never before.
+-- Output:  view candidates: run_id, asset_id, claim_id, value, unit, family, source_id,
+--          cutoff_date, family_rank and cell_id, a number per distinct cell key (run,
+--          asset, field, endpoint, population, arm). The key's text columns and the claim's
+--          text (quote, url...) stay in `accepted`; 40 and 50 join them back by claim.
+-- Intent:  rule 1, match first: candidates compete only when run, asset, field, endpoint,
+--          population and arm are all equal, which is what cell_id numbers; every later
+--          rule groups and joins on it (one integer instead of six text columns). A family missing from the rank table (and a claim with no source
+--          family, such as a derived value) ranks after every listed family, never before.
 CREATE VIEW candidates AS
-SELECT a.*, COALESCE(r.rank, 1000) AS family_rank
+SELECT a.run_id, a.asset_id, a.claim_id, a.value, a.unit, a.family, a.source_id,
+       a.cutoff_date,
+       COALESCE(r.rank, 1000) AS family_rank,
+       DENSE_RANK() OVER (ORDER BY a.run_id, a.asset_id, a.field, a.endpoint, a.population,
+                                   a.arm) AS cell_id
 FROM accepted a
 LEFT JOIN family_rank r ON a.family = r.family;

@@ -1,5 +1,5 @@
 -- 50_conflicts: every competition, resolved or not.
--- Inputs:  cell_values (30).
+-- Inputs:  cell_values (30), accepted (the cell key's text columns).
 -- Output:  view conflicts: one row per other value of a contested cell (a cell with more
 --          than one distinct value), against the cell's winner (for a conflicting cell, its
 --          first surviving value), with resolution `later_cutoff` (the other value's best
@@ -11,15 +11,14 @@ WITH head AS (
     SELECT *
     FROM (
         SELECT v.*,
-               ROW_NUMBER() OVER (PARTITION BY v.run_id, v.asset_id, v.field, v.endpoint,
-                                               v.population, v.arm
+               ROW_NUMBER() OVER (PARTITION BY v.cell_id
                                   ORDER BY v.value_undefeated DESC, v.value, v.unit) AS h
         FROM cell_values v
         WHERE v.values_total > 1
     ) x
     WHERE x.h = 1
 )
-SELECT h.run_id, h.asset_id, h.field, h.endpoint, h.population, h.arm,
+SELECT h.run_id, h.asset_id, a.field, a.endpoint, a.population, a.arm,
        h.value AS winner_value, h.unit AS winner_unit, h.source_id AS winner_source_id,
        h.family AS winner_family, h.cutoff_date AS winner_cutoff,
        o.value AS other_value, o.unit AS other_unit, o.source_id AS other_source_id,
@@ -31,6 +30,6 @@ SELECT h.run_id, h.asset_id, h.field, h.endpoint, h.population, h.arm,
        END AS resolution
 FROM head h
 JOIN cell_values o
-  ON o.run_id = h.run_id AND o.asset_id = h.asset_id AND o.field = h.field
- AND o.endpoint = h.endpoint AND o.population = h.population AND o.arm = h.arm
- AND NOT (o.value = h.value AND o.unit = h.unit);
+  ON o.cell_id = h.cell_id
+ AND NOT (o.value = h.value AND o.unit = h.unit)
+JOIN accepted a ON a.run_id = h.run_id AND a.asset_id = h.asset_id AND a.claim_id = h.claim_id;

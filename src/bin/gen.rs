@@ -19,6 +19,10 @@ struct Args {
     /// Also write this many claims to OUT/claims.jsonl (about 1 in 10 fabricated).
     #[arg(long, default_value_t = 0)]
     claims: usize,
+    /// Only write this many accepted candidate claims (OUT/accepted.parquet) and the
+    /// empty cells of their assets (OUT/empty.parquet), for the precedence rules.
+    #[arg(long, default_value_t = 0)]
+    candidates: usize,
 }
 
 const CLASSES: [&str; 5] = [
@@ -198,8 +202,116 @@ fn claims(assets: usize, n: usize) -> String {
     out
 }
 
+const FIELDS: [&str; 8] = [
+    "efficacy.value",
+    "efficacy.p_value",
+    "efficacy.dispersion",
+    "safety.serious_ae_affected",
+    "trials.enrollment",
+    "identity.sponsor",
+    "regulatory.first_approval_date",
+    "financials.revenue",
+];
+const FAMILIES: [&str; 8] = [
+    "fda_label",
+    "ctgov",
+    "sec",
+    "pubmed",
+    "press",
+    "drugsfda",
+    "epi",
+    "icd10",
+];
+const DATES: [&str; 6] = [
+    "2021-06-30",
+    "2022-12-31",
+    "2023-12-12",
+    "2024-01-03",
+    "2024-06-30",
+    "2025-03-21",
+];
+
+/// Candidate claims for the precedence rules: cells of 1 to 4 candidates (2.5 on
+/// average) over 500 assets; a tenth of cutoffs unknown, three in ten values different.
+fn candidates(n: usize) -> anyhow::Result<(Vec<u8>, Vec<u8>)> {
+    use dossier::precedence::{ACCEPTED, EMPTY, utf8_batch};
+    let mut rows: Vec<Vec<Option<String>>> = Vec::with_capacity(n);
+    let mut c = 0usize;
+    while rows.len() < n {
+        let m = 1 + num(c, 1) % 4;
+        let field = FIELDS[num(c, 2) % FIELDS.len()];
+        let asset = format!("asset{:03}", c % 500);
+        for j in 0..m.min(n - rows.len()) {
+            let family = FAMILIES[num(c, 3 + j) % 8];
+            let cutoff =
+                (!num(c, 10 + j).is_multiple_of(10)).then(|| DATES[num(c, 20 + j) % 6].to_string());
+            let value = if num(c, 30 + j) % 10 < 7 {
+                format!("{}.{}", num(c, 4) % 90, num(c, 5) % 10)
+            } else {
+                format!("{}.{}", num(c, 40 + j) % 90, num(c, 41 + j) % 10)
+            };
+            let s = |x: &str| Some(x.to_string());
+            rows.push(vec![
+                s("bench"),
+                Some(asset.clone()),
+                field.split('.').next().map(str::to_string),
+                s(field),
+                Some(format!("E{}", c / 500)),
+                s(if num(c, 6).is_multiple_of(2) {
+                    ""
+                } else {
+                    "ITT"
+                }),
+                s(if num(c, 7).is_multiple_of(2) {
+                    "Drug"
+                } else {
+                    "Placebo"
+                }),
+                Some(value.clone()),
+                s("%"),
+                s("fact"),
+                s(family),
+                Some(format!("c{c}-{j}")),
+                Some(format!("{family}:k{c}-{j}@0")),
+                Some(format!("https://example.org/{c}/{j}")),
+                Some(value),
+                s(""),
+                cutoff,
+            ]);
+        }
+        c += 1;
+    }
+    let empty: Vec<Vec<Option<String>>> = (0..500)
+        .map(|a| {
+            vec![
+                Some("bench".into()),
+                Some(format!("asset{a:03}")),
+                Some("market".into()),
+                Some("market.survival".into()),
+                Some("source_empty".into()),
+                Some("no epi record for the asset".into()),
+            ]
+        })
+        .collect();
+    Ok((
+        dossier::tables::to_parquet(&utf8_batch(&ACCEPTED, &rows)?)?,
+        dossier::tables::to_parquet(&utf8_batch(&EMPTY, &empty)?)?,
+    ))
+}
+
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
+    if args.candidates > 0 {
+        let (accepted, empty) = candidates(args.candidates)?;
+        write(&args.out.join("accepted.parquet"), &accepted)?;
+        write(&args.out.join("empty.parquet"), &empty)?;
+        eprintln!(
+            "wrote {} candidate claims under {}",
+            args.candidates,
+            args.out.display()
+        );
+        return Ok(());
+    }
     let imp = args.out.join("import");
     let mut portfolio = String::from("# Synthetic portfolio written by dossier-gen.\n");
     for i in 0..args.assets {
