@@ -84,6 +84,13 @@ impl Evidence {
         found
     }
 
+    /// The data cutoff of the record with this source id.
+    pub fn cutoff_of(&self, source_id: &str) -> Option<String> {
+        self.by_source_id
+            .get(source_id)
+            .and_then(|i| self.records[*i].cutoff_date.clone())
+    }
+
     /// Builds the index from the batches of a sources object (bundle schema).
     pub fn from_batches(batches: &[RecordBatch]) -> Evidence {
         let mut ev = Evidence::default();

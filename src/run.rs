@@ -1,9 +1,10 @@
-//! `dossier run`: Layer 2 over a pinned snapshot. For each asset: read its bundle
+//! `dossier run`: Layer 2 over a pinned snapshot. Phase 1, per asset: read its bundle
 //! (hash-checked), run the reasoner's steps, put every claim through the gates and the
-//! run-level schema and binding checks, assemble the profile cells, and write the
-//! asset's rows of `claims`, `rejections` and `profile_cells` as one deterministic
-//! Parquet file per table under `tables/<table>/run_id=<run>/asset_id=<asset>/`, so a
-//! rerun of one asset replaces exactly its rows. The run manifest goes last.
+//! run-level schema and binding checks, and write the asset's `claims` and `rejections`.
+//! Phase 2, once for all assets: the precedence rules of `sql/` over every accepted
+//! claim, giving `profile_cells` and `conflicts`. Each table is one deterministic Parquet
+//! file per asset under `tables/<table>/run_id=<run>/asset_id=<asset>/`, so a rerun of
+//! one asset replaces exactly its rows. The run manifest goes last.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
@@ -95,8 +96,6 @@ pub struct AssetRun {
     /// Fields no accepted claim fills, as rows of the rules' `empty_cells` input.
     pub empty: Vec<Vec<Option<String>>>,
     pub outcome: AssetOutcome,
-    /// source_id -> cutoff date, for the claims table.
-    pub cutoffs: HashMap<String, Option<String>>,
 }
 
 /// Checks a run id: `[a-z0-9_-]{1,64}` (it becomes part of object keys).
@@ -118,15 +117,34 @@ pub fn default_run_id(snapshot: &Hash256, reasoner: Reasoner, model: Option<&str
     format!("r-{}", &sha256_hex(text.as_bytes())[..16])
 }
 
-/// Gates plus the run-level checks for one asset's claims. `bound` maps (source id,
-/// locator) of structurally extracted arm-level values to (field, endpoint, population, arm).
-pub fn judge(claims: &[Claim], ev: &Evidence, bound: &BoundMap) -> Vec<Verdict> {
+/// Gates plus the run-level checks for one asset's claims. The first `structural` claims
+/// are the extractive reasoner's: their accepted arm-level facts define which (source id,
+/// locator) holds which cell's value, and every arm-level fact must match that binding.
+pub fn judge(claims: &[Claim], structural: usize, ev: &Evidence) -> Vec<Verdict> {
     let lines: Vec<ClaimLine> = claims
         .iter()
         .map(|c| ClaimLine::Claim(Box::new(c.clone())))
         .collect();
     let mut verdicts = gates::verify(&lines, ev);
     let ok: Vec<bool> = verdicts.iter().map(Verdict::accepted).collect();
+    let mut bound = BoundMap::new();
+    for (c, v) in claims.iter().zip(&verdicts).take(structural) {
+        if v.accepted()
+            && c.label == Label::Fact
+            && profile::spec(&c.field).is_some_and(|s| s.arm_bound)
+            && let (Some(sid), Some(loc)) = (&v.source_id, &c.locator)
+        {
+            bound.insert(
+                (sid.clone(), loc.clone()),
+                (
+                    c.field.clone(),
+                    c.endpoint.clone().unwrap_or_default(),
+                    c.population.clone().unwrap_or_default(),
+                    c.arm.clone().unwrap_or_default(),
+                ),
+            );
+        }
+    }
     for (c, v) in claims.iter().zip(verdicts.iter_mut()) {
         let mut fail = |g: Gate, why: String| {
             v.verdict = "rejected";
@@ -245,40 +263,7 @@ pub fn reason_asset(
     let (extra, prompt_tokens, bundle_tokens) = llm_claims(&input, &out)?;
     let mut claims = out.claims.clone();
     claims.extend(extra);
-    // Arm-level bindings come from the structured reading of the asset's own trials.
-    let mut bound = BoundMap::new();
-    let structural: Vec<Claim> = out
-        .claims
-        .iter()
-        .filter(|c| profile::spec(&c.field).is_some_and(|s| s.arm_bound) && c.label == Label::Fact)
-        .cloned()
-        .collect();
-    let sv = gates::verify(
-        &structural
-            .iter()
-            .map(|c| ClaimLine::Claim(Box::new(c.clone())))
-            .collect::<Vec<_>>(),
-        ev,
-    );
-    for (c, v) in structural.iter().zip(&sv) {
-        if let (Some(sid), Some(loc)) = (&v.source_id, &c.locator) {
-            bound.insert(
-                (sid.clone(), loc.clone()),
-                (
-                    c.field.clone(),
-                    c.endpoint.clone().unwrap_or_default(),
-                    c.population.clone().unwrap_or_default(),
-                    c.arm.clone().unwrap_or_default(),
-                ),
-            );
-        }
-    }
-    let verdicts = judge(&claims, ev, &bound);
-    let cutoffs: HashMap<String, Option<String>> = ev
-        .records
-        .iter()
-        .map(|r| (r.source_id.clone(), r.cutoff_date.clone()))
-        .collect();
+    let verdicts = judge(&claims, out.claims.len(), ev);
     let mut accepted = Vec::new();
     let mut filled = BTreeSet::new();
     let mut rejected: BTreeMap<String, usize> = BTreeMap::new();
@@ -324,7 +309,7 @@ pub fn reason_asset(
             v.url.clone(),
             c.quote.clone(),
             c.locator.clone(),
-            sid.as_ref().and_then(|s| cutoffs.get(s).cloned().flatten()),
+            sid.as_deref().and_then(|s| ev.cutoff_of(s)),
         ]);
     }
     let empty = profile::empty_cells(
@@ -356,7 +341,6 @@ pub fn reason_asset(
         accepted,
         empty,
         outcome,
-        cutoffs,
     })
 }
 
@@ -379,7 +363,7 @@ fn opt(s: &Option<String>) -> Option<String> {
 }
 
 /// The `claims` rows of one asset.
-pub fn claims_batch(run_id: &str, r: &AssetRun) -> Result<RecordBatch, Error> {
+pub fn claims_batch(run_id: &str, r: &AssetRun, ev: &Evidence) -> Result<RecordBatch, Error> {
     let rows: Vec<(&Claim, &Verdict)> = r.claims.iter().zip(&r.verdicts).collect();
     let col = |f: &dyn Fn(&Claim, &Verdict) -> Option<String>| {
         strings(rows.iter().map(|(c, v)| f(c, v)).collect())
@@ -405,11 +389,7 @@ pub fn claims_batch(run_id: &str, r: &AssetRun) -> Result<RecordBatch, Error> {
         ("locator", col(&|c, _| opt(&c.locator))),
         (
             "cutoff_date",
-            col(&|_, v| {
-                v.source_id
-                    .as_ref()
-                    .and_then(|s| r.cutoffs.get(s).cloned().flatten())
-            }),
+            col(&|_, v| v.source_id.as_ref().and_then(|s| ev.cutoff_of(s))),
         ),
         (
             "inputs",
@@ -613,7 +593,7 @@ pub async fn run(lake: &Lake, opts: Options) -> Result<RunOutcome, Error> {
         })
         .await?;
         for (table, b) in [
-            ("claims", claims_batch(&run_id, &r)?),
+            ("claims", claims_batch(&run_id, &r, &ev)?),
             ("rejections", rejections_batch(&run_id, &r)?),
         ] {
             put_part(lake, table, &run_id, asset, &b).await?;
