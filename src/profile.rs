@@ -245,6 +245,22 @@ pub const FIELDS: &[FieldSpec] = &[
         "the trial's lead sponsor",
     ),
     f(
+        "trials.allocation",
+        CT,
+        "endpoint: NCT id",
+        false,
+        &[],
+        "allocation as registered (randomized or not)",
+    ),
+    f(
+        "trials.pivotal",
+        CT,
+        "endpoint: NCT id",
+        false,
+        &[L::Inference],
+        "an inference: a registered phase 3 with randomized allocation",
+    ),
+    f(
         "trials.enrollment",
         CT,
         "endpoint: NCT id",
@@ -266,7 +282,7 @@ pub const FIELDS: &[FieldSpec] = &[
         "endpoint: NCT id",
         false,
         &[],
-        "date results were first posted",
+        "date results were first posted, or `not posted` (an inference) when the record has no results section",
     ),
     // competitors
     f(

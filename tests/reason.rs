@@ -326,6 +326,26 @@ fn real_corpus_values_land_in_their_own_arm_endpoint_and_version() {
         "NIVOLUMAB",
     );
     assert_eq!(s(sae[0], "value"), "61");
+    // Trials: CheckMate 017 is flagged pivotal (an inference over phase and allocation);
+    // GET73's record has no results section: "not posted", an inference, not a fact.
+    let trial = |asset: &str, field: &str| -> (String, String) {
+        let c = cells
+            .iter()
+            .find(|c| s(c, "asset_id") == asset && s(c, "field") == field)
+            .unwrap();
+        (s(c, "value").to_string(), s(c, "status").to_string())
+    };
+    assert_eq!(
+        trial("nivolumab", "trials.pivotal"),
+        ("pivotal (phase 3, randomized)".into(), "value".into())
+    );
+    assert_eq!(trial("nivolumab", "trials.allocation").0, "Randomized");
+    assert_eq!(trial("get73", "trials.results_posted").0, "not posted");
+    assert_eq!(
+        trial("dupilumab", "trials.pivotal").1,
+        "source_empty",
+        "a phase 2 trial"
+    );
     // GET73 has no posted results: no efficacy number, only the status.
     let get73: Vec<&Value> = cells
         .iter()

@@ -71,6 +71,9 @@ pub struct Study {
     pub primary_completion: Option<Val>,
     pub results_posted: Option<Val>,
     pub sponsor: Option<Val>,
+    pub allocation: Option<Val>,
+    /// Whether the record has a results section at all.
+    pub has_results: bool,
     pub conditions: Vec<Val>,
     pub outcomes: Vec<Outcome>,
     pub events: Vec<EventGroup>,
@@ -128,6 +131,8 @@ fn from_json(row: &Row) -> Option<Study> {
         Val::of(ps.str_at(&["statusModule", "primaryCompletionDateStruct", "date"]));
     s.results_posted = Val::of(ps.str_at(&["statusModule", "resultsFirstPostDateStruct", "date"]));
     s.sponsor = Val::of(ps.str_at(&["sponsorCollaboratorsModule", "leadSponsor", "name"]));
+    s.allocation = Val::of(ps.str_at(&["designModule", "designInfo", "allocation"]));
+    s.has_results = root.get("resultsSection").is_some();
     if let Some(c) = ps.path(&["conditionsModule", "conditions"]) {
         s.conditions = c
             .items()
@@ -244,6 +249,8 @@ fn from_xml(row: &Row) -> Study {
     s.primary_completion = Val::of(x.get(r, "/primary_completion_date[1]"));
     s.results_posted = Val::of(x.get(r, "/results_first_posted[1]"));
     s.sponsor = Val::of(x.get(r, "/sponsors[1]/lead_sponsor[1]/agency[1]"));
+    s.allocation = Val::of(x.get(r, "/study_design_info[1]/allocation[1]"));
+    s.has_results = !x.children(r, "clinical_results").is_empty();
     s.conditions = x
         .children(r, "condition")
         .iter()
@@ -361,9 +368,6 @@ pub fn trials(input: &Input<'_>, e: &mut Emit<'_>) {
             };
             e.fact("trials.phase", &k, &p.text, "", row, &p.text, &p.loc);
         }
-        if let Some(v) = &s.status {
-            e.fact("trials.status", &key, &v.text, "", row, &v.text, &v.loc);
-        }
         if let Some(v) = &s.sponsor {
             e.fact("trials.sponsor", &key, &v.text, "", row, &v.text, &v.loc);
         }
@@ -390,17 +394,78 @@ pub fn trials(input: &Input<'_>, e: &mut Emit<'_>) {
                 &v.loc,
             );
         }
-        if let Some(v) = &s.results_posted {
-            e.fact(
-                "trials.results_posted",
-                &key,
-                &v.text,
-                "",
-                row,
-                &v.text,
-                &v.loc,
-            );
+        let status_id = s
+            .status
+            .as_ref()
+            .map(|v| e.fact("trials.status", &key, &v.text, "", row, &v.text, &v.loc));
+        match (&s.results_posted, s.has_results, status_id) {
+            (Some(v), _, _) => {
+                e.fact(
+                    "trials.results_posted",
+                    &key,
+                    &v.text,
+                    "",
+                    row,
+                    &v.text,
+                    &v.loc,
+                );
+            }
+            (None, false, Some(input)) => {
+                e.over(
+                    Label::Inference,
+                    "trials.results_posted",
+                    &key,
+                    "not posted",
+                    "",
+                    vec![input],
+                    "the registry record (this version) holds no results section",
+                );
+            }
+            _ => {}
         }
+        if let Some(a) = &s.allocation {
+            e.fact("trials.allocation", &key, &a.text, "", row, &a.text, &a.loc);
+        }
+        pivotal(&s, &key, row, e);
+    }
+}
+
+/// A trial is flagged pivotal when a registered phase is 3 and allocation is randomized:
+/// an inference over the two quoted facts, never a fact itself.
+fn pivotal(s: &Study, key: &Key, row: &Row, e: &mut Emit<'_>) {
+    let phase3 = s.phases.iter().find(|p| {
+        let t = p.text.to_ascii_uppercase().replace(' ', "");
+        t.contains("PHASE3")
+    });
+    let randomized = s
+        .allocation
+        .as_ref()
+        .filter(|a| a.text.eq_ignore_ascii_case("RANDOMIZED"));
+    if let (Some(p), Some(a)) = (phase3, randomized) {
+        let multi = s.phases.len() > 1;
+        let pk = Key {
+            population: if multi {
+                format!(
+                    "listed phase {}",
+                    s.phases.iter().position(|x| x.loc == p.loc).unwrap_or(0) + 1
+                )
+            } else {
+                String::new()
+            },
+            ..key.clone()
+        };
+        let ip = e.fact("trials.phase", &pk, &p.text, "", row, &p.text, &p.loc);
+        // Emitted by `trials` already; the same statement returns the same id.
+        let ia = e.fact("trials.allocation", key, &a.text, "", row, &a.text, &a.loc);
+        e.over(
+            Label::Inference,
+            "trials.pivotal",
+            key,
+            "pivotal (phase 3, randomized)",
+            "",
+            vec![ip, ia],
+            "a registered phase 3 with randomized allocation",
+        );
     }
 }
 
