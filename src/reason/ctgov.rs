@@ -357,17 +357,22 @@ pub fn trials(input: &Input<'_>, e: &mut Emit<'_>) {
     for (row, s) in studies(input) {
         let key = Key::endpoint(&s.nct);
         let multi = s.phases.len() > 1;
-        for (i, p) in s.phases.iter().enumerate() {
-            let k = Key {
-                population: if multi {
-                    format!("listed phase {}", i + 1)
-                } else {
-                    String::new()
-                },
-                ..key.clone()
-            };
-            e.fact("trials.phase", &k, &p.text, "", row, &p.text, &p.loc);
-        }
+        let phase_ids: Vec<String> = s
+            .phases
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let k = Key {
+                    population: if multi {
+                        format!("listed phase {}", i + 1)
+                    } else {
+                        String::new()
+                    },
+                    ..key.clone()
+                };
+                e.fact("trials.phase", &k, &p.text, "", row, &p.text, &p.loc)
+            })
+            .collect();
         if let Some(v) = &s.sponsor {
             e.fact("trials.sponsor", &key, &v.text, "", row, &v.text, &v.loc);
         }
@@ -426,14 +431,14 @@ pub fn trials(input: &Input<'_>, e: &mut Emit<'_>) {
         if let Some(a) = &s.allocation {
             e.fact("trials.allocation", &key, &a.text, "", row, &a.text, &a.loc);
         }
-        pivotal(&s, &key, row, e);
+        pivotal(&s, &key, row, &phase_ids, e);
     }
 }
 
 /// A trial is flagged pivotal when a registered phase is 3 and allocation is randomized:
 /// an inference over the two quoted facts, never a fact itself.
-fn pivotal(s: &Study, key: &Key, row: &Row, e: &mut Emit<'_>) {
-    let phase3 = s.phases.iter().find(|p| {
+fn pivotal(s: &Study, key: &Key, row: &Row, phase_ids: &[String], e: &mut Emit<'_>) {
+    let phase3 = s.phases.iter().position(|p| {
         let t = p.text.to_ascii_uppercase().replace(' ', "");
         t.contains("PHASE3")
     });
@@ -441,20 +446,8 @@ fn pivotal(s: &Study, key: &Key, row: &Row, e: &mut Emit<'_>) {
         .allocation
         .as_ref()
         .filter(|a| a.text.eq_ignore_ascii_case("RANDOMIZED"));
-    if let (Some(p), Some(a)) = (phase3, randomized) {
-        let multi = s.phases.len() > 1;
-        let pk = Key {
-            population: if multi {
-                format!(
-                    "listed phase {}",
-                    s.phases.iter().position(|x| x.loc == p.loc).unwrap_or(0) + 1
-                )
-            } else {
-                String::new()
-            },
-            ..key.clone()
-        };
-        let ip = e.fact("trials.phase", &pk, &p.text, "", row, &p.text, &p.loc);
+    if let (Some(i), Some(a)) = (phase3, randomized) {
+        let ip = phase_ids[i].clone();
         // Emitted by `trials` already; the same statement returns the same id.
         let ia = e.fact("trials.allocation", key, &a.text, "", row, &a.text, &a.loc);
         e.over(
