@@ -1,7 +1,7 @@
 -- 30_cell_values: one row per distinct value (value and unit) of each cell.
 -- Inputs:  standing (20).
 -- Output:  table cell_values: the value's best candidate (undefeated first, then latest
---          cutoff, then family rank, then source id), sources_agreeing (how many accepted
+--          cutoff, then family rank, then source id), claims_agreeing (how many accepted
 --          claims state this value), value_undefeated (1 when any of them is undefeated),
 --          live_values (undefeated values of the cell), values_total (distinct values of
 --          the cell). Materialized once; 40 and 50 both read it.
@@ -16,7 +16,7 @@ FROM (
            ROW_NUMBER() OVER (PARTITION BY s.cell_id, s.value, s.unit
                               ORDER BY s.undefeated DESC, s.cutoff_date DESC NULLS LAST,
                                        s.family_rank, s.source_id, s.claim_id) AS pick,
-           COUNT(*) OVER (PARTITION BY s.cell_id, s.value, s.unit) AS sources_agreeing,
+           COUNT(*) OVER (PARTITION BY s.cell_id, s.value, s.unit) AS claims_agreeing,
            MAX(s.undefeated) OVER (PARTITION BY s.cell_id, s.value, s.unit) AS value_undefeated
     FROM standing s
 ) t

@@ -15,8 +15,8 @@ SELECT a.run_id, a.asset_id, a.section, a.field, a.endpoint, a.population, a.arm
                THEN CAST(v.values_total AS VARCHAR) || ' values survive precedence; all kept'
            WHEN v.values_total > 1
                THEN 'won over ' || CAST(v.values_total - 1 AS VARCHAR) || ' other value(s); see conflicts'
-           WHEN v.sources_agreeing > 1
-               THEN CAST(v.sources_agreeing AS VARCHAR) || ' sources agree'
+           WHEN v.claims_agreeing > 1
+               THEN CAST(v.claims_agreeing AS VARCHAR) || ' claims agree'
            ELSE ''
        END AS detail,
        a.family, a.claim_id, a.source_id, a.url, a.quote, a.locator, a.cutoff_date

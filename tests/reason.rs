@@ -629,7 +629,7 @@ fn two_data_versions_of_a_real_study_meet_in_precedence() {
             ("value", "2024-01-03"),
             "{c}"
         );
-        assert_eq!(s(c, "detail"), "2 sources agree", "{c}");
+        assert_eq!(s(c, "detail"), "2 claims agree", "{c}");
     }
     let none = sql_json(
         lake.path(),
