@@ -56,6 +56,8 @@ pub async fn run(
             run_id: None,
             llm: None,
             ranks: crate::precedence::Ranks::default_ranks(),
+            shard: None,
+            jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
         },
     )
     .await?;

@@ -113,6 +113,13 @@ enum Command {
         /// ranks shipped in jobs/family_rank.csv.
         #[arg(long, env = "DOSSIER_FAMILY_RANKS")]
         ranks: Option<PathBuf>,
+        /// Only the assets of shard i of N (`i/N`, 0-based): N machines sharing one lake
+        /// run one portfolio together under one run id.
+        #[arg(long)]
+        shard: Option<String>,
+        /// Assets reasoned at the same time (default: the cores).
+        #[arg(long)]
+        jobs: Option<usize>,
     },
     /// Run the precedence rules of sql/ over candidate tables in Parquet (the run's
     /// `accepted` and `empty_cells` shapes); writes profile_cells.parquet and
@@ -273,8 +280,16 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             llm_budget,
             llm_timeout,
             ranks,
+            shard,
+            jobs,
         } => {
             let ranks = load_ranks(ranks.as_deref())?;
+            let shard = shard
+                .as_deref()
+                .map(dossier::run::Shard::parse)
+                .transpose()?;
+            let jobs =
+                jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             let llm = match (llm_base_url, llm_model) {
                 (Some(base_url), Some(model)) => Some(dossier::reason::llm::Config {
                     base_url,
@@ -296,6 +311,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     run_id,
                     llm,
                     ranks,
+                    shard,
+                    jobs,
                 },
             )
             .await?;

@@ -55,6 +55,40 @@ pub struct Options {
     pub llm: Option<llm::Config>,
     /// Family ranks for the precedence rules.
     pub ranks: precedence::Ranks,
+    /// Only the assets of this shard.
+    pub shard: Option<Shard>,
+    /// Assets reasoned at the same time.
+    pub jobs: usize,
+}
+
+/// Shard `index` of `count`: an asset belongs to the shard its id hashes to, so shards
+/// are disjoint, cover every asset, and keep their assets when the portfolio grows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// Parses `i/N` with 0 <= i < N.
+    pub fn parse(s: &str) -> Result<Shard, Error> {
+        let bad = || Error::Invalid(format!("--shard {s:?}: use i/N with 0 <= i < N, e.g. 0/4"));
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count): (usize, usize) = (
+            i.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    pub fn holds(&self, asset: &str) -> bool {
+        let h = sha256_hex(asset.as_bytes());
+        let n = u64::from_str_radix(&h[..16], 16).unwrap_or(0);
+        (n % self.count as u64) as usize == self.index
+    }
 }
 
 /// One asset's outcome in the run manifest.
@@ -565,42 +599,58 @@ pub async fn run(lake: &Lake, opts: Options) -> Result<RunOutcome, Error> {
         (Reasoner::Llm, Some(cfg)) => Some(Arc::new(llm::Client::new(cfg, lake.clone(), &run_id)?)),
         _ => None,
     };
+    let handle = tokio::runtime::Handle::current();
+    let chosen: Vec<(String, Hash256)> = manifest
+        .assets
+        .iter()
+        .filter(|(a, _)| opts.assets.is_empty() || opts.assets.contains(*a))
+        .filter(|(a, _)| opts.shard.is_none_or(|sh| sh.holds(a)))
+        .map(|(a, e)| (a.clone(), e.bundle.clone()))
+        .collect();
+    // Phase 1, per asset, `jobs` at a time: reason, gate, write claims and rejections.
+    use futures::{StreamExt, TryStreamExt};
+    let mut runs: Vec<AssetRun> = futures::stream::iter(chosen)
+        .map(|(asset, bundle_hash)| {
+            let (ev, manifest, client, handle, run_id) = (
+                ev.clone(),
+                manifest.clone(),
+                client.clone(),
+                handle.clone(),
+                run_id.clone(),
+            );
+            async move {
+                let batches =
+                    crate::snapshot::read_bundle(lake, &bundle_hash, &format!("asset {asset}"))
+                        .await?;
+                let (ev2, a2, r2) = (ev.clone(), asset.clone(), run_id.clone());
+                let r = crate::blocking(move || {
+                    let rows = bundle::rows(&batches);
+                    let llm_fn = |input: &Input<'_>, out: &Output| match &client {
+                        Some(c) => c.claims(input, out, &handle),
+                        None => Ok((vec![], 0, 0)),
+                    };
+                    reason_asset(&r2, &a2, &manifest, &rows, &ev2, &llm_fn)
+                })
+                .await?;
+                for (table, b) in [
+                    ("claims", claims_batch(&run_id, &r, &ev)?),
+                    ("rejections", rejections_batch(&run_id, &r)?),
+                ] {
+                    put_part(lake, table, &run_id, &asset, &b).await?;
+                }
+                Ok::<AssetRun, Error>(r)
+            }
+        })
+        .buffer_unordered(opts.jobs.max(1))
+        .try_collect()
+        .await?;
+    runs.sort_by(|a, b| a.asset.cmp(&b.asset));
     let mut outcomes = BTreeMap::new();
     let (mut accepted, mut empty) = (Vec::new(), Vec::new());
-    let handle = tokio::runtime::Handle::current();
-    // Phase 1, per asset: reason, gate, write the asset's claims and rejections.
-    for (asset, entry) in manifest.assets.iter() {
-        if !opts.assets.is_empty() && !opts.assets.contains(asset) {
-            continue;
-        }
-        let batches =
-            crate::snapshot::read_bundle(lake, &entry.bundle, &format!("asset {asset}")).await?;
-        let (ev2, m2, a2, client2, h2, r2) = (
-            ev.clone(),
-            manifest.clone(),
-            asset.clone(),
-            client.clone(),
-            handle.clone(),
-            run_id.clone(),
-        );
-        let mut r = crate::blocking(move || {
-            let rows = bundle::rows(&batches);
-            let llm_fn = |input: &Input<'_>, out: &Output| match &client2 {
-                Some(c) => c.claims(input, out, &h2),
-                None => Ok((vec![], 0, 0)),
-            };
-            reason_asset(&r2, &a2, &m2, &rows, &ev2, &llm_fn)
-        })
-        .await?;
-        for (table, b) in [
-            ("claims", claims_batch(&run_id, &r, &ev)?),
-            ("rejections", rejections_batch(&run_id, &r)?),
-        ] {
-            put_part(lake, table, &run_id, asset, &b).await?;
-        }
+    for mut r in runs {
         accepted.append(&mut r.accepted);
         empty.append(&mut r.empty);
-        outcomes.insert(asset.clone(), r.outcome);
+        outcomes.insert(r.asset.clone(), r.outcome);
     }
     // Phase 2, once over every asset of this invocation: the precedence rules.
     let rules = precedence::apply(
@@ -642,8 +692,14 @@ pub async fn run(lake: &Lake, opts: Options) -> Result<RunOutcome, Error> {
     };
     let bytes = serde_json::to_vec_pretty(&run_manifest)
         .map_err(|e| Error::Invalid(format!("encoding the run manifest: {e}")))?;
-    lake.put_overwrite(&format!("runs/{run_id}/manifest.json"), Bytes::from(bytes))
-        .await?;
+    let key = match opts.shard {
+        None => format!("runs/{run_id}/manifest.json"),
+        Some(sh) => format!(
+            "runs/{run_id}/manifest-shard-{}-of-{}.json",
+            sh.index, sh.count
+        ),
+    };
+    lake.put_overwrite(&key, Bytes::from(bytes)).await?;
     Ok(RunOutcome {
         run_id,
         manifest: run_manifest,

@@ -689,3 +689,40 @@ fn two_data_versions_of_a_real_study_meet_in_precedence() {
         ("48.0", "value")
     );
 }
+
+#[test]
+fn shards_of_one_run_write_the_same_tables_as_one_machine() {
+    let whole = real_snapshot();
+    run(whole.path(), &["--run-id", "nightly", "--jobs", "1"]);
+    let sharded = real_snapshot();
+    let mut seen = BTreeSet::new();
+    for i in 0..3 {
+        let shard = format!("{i}/3");
+        run(sharded.path(), &["--run-id", "nightly", "--shard", &shard]);
+        let m: Value = serde_json::from_slice(
+            &std::fs::read(
+                sharded
+                    .path()
+                    .join(format!("runs/nightly/manifest-shard-{i}-of-3.json")),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        for a in m["assets"].as_object().unwrap().keys() {
+            assert!(seen.insert(a.clone()), "{a} in two shards");
+        }
+    }
+    assert_eq!(seen.len(), 17, "the shards cover the portfolio");
+    assert_eq!(table_files(sharded.path()), table_files(whole.path()));
+    let out = dossier()
+        .args([
+            "--lake",
+            sharded.path().to_str().unwrap(),
+            "run",
+            "--shard",
+            "3/3",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
