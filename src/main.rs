@@ -421,6 +421,18 @@ fn run_summary(out: &dossier::run::RunOutcome) -> String {
         ms / n.max(1) as f64,
         out.secs
     );
+    if out.resumed_assets > 0 || out.rules_resumed {
+        let _ = writeln!(
+            s,
+            "  resumed from the journal: {} of {n} assets{}",
+            out.resumed_assets,
+            if out.rules_resumed {
+                ", and the rules"
+            } else {
+                ""
+            }
+        );
+    }
     let st: Vec<String> = dossier::run::status_totals(m)
         .iter()
         .map(|(k, v)| format!("{k} {v}"))

@@ -557,6 +557,58 @@ pub struct RunOutcome {
     pub run_id: String,
     pub manifest: RunManifest,
     pub secs: f64,
+    /// Assets whose step was found finished in the journal (not recomputed).
+    pub resumed_assets: usize,
+    /// Whether the rules step was found finished in the journal.
+    pub rules_resumed: bool,
+}
+
+/// The journal entry of one asset's step (reason, gate, write claims and rejections):
+/// what phase 2 needs from it.
+#[derive(Debug, Serialize, serde::Deserialize)]
+struct AssetEntry {
+    asset: String,
+    accepted: Vec<Vec<Option<String>>>,
+    empty: Vec<Vec<Option<String>>>,
+    outcome: AssetOutcome,
+}
+
+/// The journal entry of the rules step: per asset, cells by status and conflicts.
+#[derive(Debug, Default, Serialize, serde::Deserialize)]
+struct RulesEntry {
+    assets: BTreeMap<String, (BTreeMap<String, usize>, usize)>,
+}
+
+/// `runs/<run>/journal/<step>/<sha256 of the step's inputs>.json`.
+fn journal_key(run_id: &str, step: &str, inputs: &serde_json::Value) -> String {
+    let hash = sha256_hex(inputs.to_string().as_bytes());
+    format!("runs/{run_id}/journal/{step}/{hash}.json")
+}
+
+/// A finished step's entry, if the journal has one. Entries are written whole (an object
+/// put), so one that does not parse was altered: an error naming it, not a silent redo.
+async fn read_journal<T: serde::de::DeserializeOwned>(
+    lake: &Lake,
+    key: &str,
+) -> Result<Option<T>, Error> {
+    match lake.get(key).await {
+        Ok(bytes) => serde_json::from_slice(&bytes).map(Some).map_err(|e| {
+            Error::Invalid(format!(
+                "{key}: journal entry does not parse ({e}); delete it to redo the step"
+            ))
+        }),
+        Err(crate::lake::LakeError::NotFound { .. }) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Marks a step finished, after everything it writes is written. Put-if-absent: a
+/// concurrent run that finished the same step first wrote the same content.
+async fn write_journal<T: Serialize>(lake: &Lake, key: &str, entry: &T) -> Result<(), Error> {
+    let bytes =
+        serde_json::to_vec(entry).map_err(|e| Error::Internal(format!("encoding {key}: {e}")))?;
+    lake.put_if_absent(key, Bytes::from(bytes)).await?;
+    Ok(())
 }
 
 pub const RUN_FORMAT: &str = "dossier.run.v1";
@@ -607,18 +659,35 @@ pub async fn run(lake: &Lake, opts: Options) -> Result<RunOutcome, Error> {
         .filter(|(a, _)| opts.shard.is_none_or(|sh| sh.holds(a)))
         .map(|(a, e)| (a.clone(), e.bundle.clone()))
         .collect();
-    // Phase 1, per asset, `jobs` at a time: reason, gate, write claims and rejections.
+    // Phase 1, per asset, `jobs` at a time: reason, gate, write claims and rejections,
+    // then journal the step. An asset whose entry exists is taken from the journal.
+    let llm_budget = client.as_ref().map(|c| c.budget());
+    let (snap, reasoner) = (snap_id.as_str(), format!("{:?}", opts.reasoner));
+    let reasoner = reasoner.as_str();
     use futures::{StreamExt, TryStreamExt};
-    let mut runs: Vec<AssetRun> = futures::stream::iter(chosen)
+    let mut done: Vec<(AssetEntry, bool)> = futures::stream::iter(chosen)
         .map(|(asset, bundle_hash)| {
-            let (ev, manifest, client, handle, run_id) = (
+            let (ev, manifest, client, handle, run_id, model) = (
                 ev.clone(),
                 manifest.clone(),
                 client.clone(),
                 handle.clone(),
                 run_id.clone(),
+                model.clone(),
             );
             async move {
+                let key = journal_key(
+                    &run_id,
+                    "asset",
+                    &serde_json::json!({
+                        "asset": asset, "bundle": bundle_hash.as_str(), "snapshot": snap,
+                        "reasoner": reasoner, "model": model,
+                        "llm_budget": llm_budget, "code": env!("CARGO_PKG_VERSION"),
+                    }),
+                );
+                if let Some(entry) = read_journal::<AssetEntry>(lake, &key).await? {
+                    return Ok::<_, Error>((entry, true));
+                }
                 let batches =
                     crate::snapshot::read_bundle(lake, &bundle_hash, &format!("asset {asset}"))
                         .await?;
@@ -638,41 +707,79 @@ pub async fn run(lake: &Lake, opts: Options) -> Result<RunOutcome, Error> {
                 ] {
                     put_part(lake, table, &run_id, &asset, &b).await?;
                 }
-                Ok::<AssetRun, Error>(r)
+                let entry = AssetEntry {
+                    asset: r.asset,
+                    accepted: r.accepted,
+                    empty: r.empty,
+                    outcome: r.outcome,
+                };
+                write_journal(lake, &key, &entry).await?;
+                Ok((entry, false))
             }
         })
         .buffer_unordered(opts.jobs.max(1))
         .try_collect()
         .await?;
-    runs.sort_by(|a, b| a.asset.cmp(&b.asset));
+    done.sort_by(|a, b| a.0.asset.cmp(&b.0.asset));
+    let resumed_assets = done.iter().filter(|d| d.1).count();
     let mut outcomes = BTreeMap::new();
     let (mut accepted, mut empty) = (Vec::new(), Vec::new());
-    for mut r in runs {
-        accepted.append(&mut r.accepted);
-        empty.append(&mut r.empty);
-        outcomes.insert(r.asset.clone(), r.outcome);
+    for (mut e, _) in done {
+        accepted.append(&mut e.accepted);
+        empty.append(&mut e.empty);
+        outcomes.insert(e.asset.clone(), e.outcome);
     }
-    // Phase 2, once over every asset of this invocation: the precedence rules.
-    let rules = precedence::apply(
-        precedence::utf8_batch(&precedence::ACCEPTED, &accepted)?,
-        precedence::utf8_batch(&precedence::EMPTY, &empty)?,
-        &opts.ranks,
-    )
-    .await?;
-    for (asset, outcome) in outcomes.iter_mut() {
-        let cells = cells_batch(snap_id.as_str(), &rows_of(&rules.profile_cells, asset)?)?;
-        let statuses = precedence::column(&cells, "status")?;
-        for i in 0..cells.num_rows() {
-            *outcome
-                .cells_by_status
-                .entry(statuses.value(i).to_string())
-                .or_default() += 1;
+    // Phase 2, once over every asset of this invocation: the precedence rules, journaled
+    // under the hash of everything they read.
+    let rules_key = journal_key(
+        &run_id,
+        "rules",
+        &serde_json::json!({
+            "accepted": accepted, "empty": empty, "snapshot": snap_id.as_str(),
+            "ranks": opts.ranks.0.iter().map(|(f, r)| (f.as_str(), r)).collect::<Vec<_>>(),
+            "rules": precedence::RULES.iter().map(|(_, t)| sha256_hex(t.as_bytes())).collect::<Vec<_>>(),
+        }),
+    );
+    let rules_resumed = match read_journal::<RulesEntry>(lake, &rules_key).await? {
+        Some(entry) => {
+            for (asset, (statuses, conflicts)) in entry.assets {
+                if let Some(o) = outcomes.get_mut(&asset) {
+                    o.cells_by_status = statuses;
+                    o.conflicts = conflicts;
+                }
+            }
+            true
         }
-        outcome.conflicts = rows_of(&rules.conflicts, asset)?.num_rows();
-        let conflicts = conflicts_batch(&rows_of(&rules.conflicts, asset)?)?;
-        put_part(lake, "profile_cells", &run_id, asset, &cells).await?;
-        put_part(lake, "conflicts", &run_id, asset, &conflicts).await?;
-    }
+        None => {
+            let rules = precedence::apply(
+                precedence::utf8_batch(&precedence::ACCEPTED, &accepted)?,
+                precedence::utf8_batch(&precedence::EMPTY, &empty)?,
+                &opts.ranks,
+            )
+            .await?;
+            let mut entry = RulesEntry::default();
+            for (asset, outcome) in outcomes.iter_mut() {
+                let cells = cells_batch(snap_id.as_str(), &rows_of(&rules.profile_cells, asset)?)?;
+                let statuses = precedence::column(&cells, "status")?;
+                for i in 0..cells.num_rows() {
+                    *outcome
+                        .cells_by_status
+                        .entry(statuses.value(i).to_string())
+                        .or_default() += 1;
+                }
+                outcome.conflicts = rows_of(&rules.conflicts, asset)?.num_rows();
+                let conflicts = conflicts_batch(&rows_of(&rules.conflicts, asset)?)?;
+                put_part(lake, "profile_cells", &run_id, asset, &cells).await?;
+                put_part(lake, "conflicts", &run_id, asset, &conflicts).await?;
+                entry.assets.insert(
+                    asset.clone(),
+                    (outcome.cells_by_status.clone(), outcome.conflicts),
+                );
+            }
+            write_journal(lake, &rules_key, &entry).await?;
+            false
+        }
+    };
     let run_manifest = RunManifest {
         format: RUN_FORMAT.into(),
         run_id: run_id.clone(),
@@ -704,6 +811,8 @@ pub async fn run(lake: &Lake, opts: Options) -> Result<RunOutcome, Error> {
         run_id,
         manifest: run_manifest,
         secs: t.elapsed().as_secs_f64(),
+        resumed_assets,
+        rules_resumed,
     })
 }
 

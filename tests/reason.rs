@@ -726,3 +726,88 @@ fn shards_of_one_run_write_the_same_tables_as_one_machine() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `dossier run` returning (run id, stderr).
+fn run_err(lake: &Path, args: &[&str]) -> (String, String) {
+    let out = dossier()
+        .args(["--lake", lake.to_str().unwrap(), "run"])
+        .args(args)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "run failed: {err}");
+    (
+        String::from_utf8(out.stdout).unwrap().trim().to_string(),
+        err,
+    )
+}
+
+#[test]
+fn a_run_resumes_from_its_journal_without_recomputing_finished_steps() {
+    let lake = fixture_snapshot();
+    let (id, err) = run_err(lake.path(), &["--run-id", "r1"]);
+    assert!(!err.contains("resumed"), "{err}");
+    let first = table_files(lake.path());
+    // Everything finished: nothing is recomputed, nothing changes.
+    let (_, err) = run_err(lake.path(), &["--run-id", &id]);
+    assert!(
+        err.contains("resumed from the journal: 3 of 3 assets, and the rules"),
+        "{err}"
+    );
+    assert_eq!(table_files(lake.path()), first);
+    // A crash after zelnorib's tables were written but before its step was journaled,
+    // and before the rules finished: zelnorib and the rules are redone, the rest is not.
+    let journal = lake.path().join("runs/r1/journal");
+    let mut removed = 0;
+    for step in ["asset", "rules"] {
+        for e in std::fs::read_dir(journal.join(step)).unwrap() {
+            let p = e.unwrap().path();
+            let text = std::fs::read_to_string(&p).unwrap();
+            if step == "rules" || text.contains("\"asset\":\"zelnorib\"") {
+                std::fs::remove_file(&p).unwrap();
+                removed += 1;
+            }
+        }
+    }
+    assert_eq!(removed, 2);
+    std::fs::remove_dir_all(
+        lake.path()
+            .join("tables/profile_cells/run_id=r1/asset_id=zelnorib"),
+    )
+    .unwrap();
+    let (_, err) = run_err(lake.path(), &["--run-id", &id]);
+    assert!(
+        err.contains("resumed from the journal: 2 of 3 assets"),
+        "{err}"
+    );
+    assert!(!err.contains("and the rules"), "{err}");
+    assert_eq!(
+        table_files(lake.path()),
+        first,
+        "identical to the uninterrupted run"
+    );
+}
+
+#[test]
+fn two_runs_writing_one_lake_at_once_leave_the_same_tables() {
+    let alone = fixture_snapshot();
+    run(alone.path(), &["--run-id", "same"]);
+    let shared = fixture_snapshot();
+    let spawn = || {
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("dossier"))
+            .args([
+                "--lake",
+                shared.path().to_str().unwrap(),
+                "--quiet",
+                "run",
+                "--run-id",
+                "same",
+            ])
+            .env_remove("DOSSIER_LAKE")
+            .spawn()
+            .unwrap()
+    };
+    let (mut a, mut b) = (spawn(), spawn());
+    assert!(a.wait().unwrap().success() && b.wait().unwrap().success());
+    assert_eq!(table_files(shared.path()), table_files(alone.path()));
+}

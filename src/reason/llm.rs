@@ -102,6 +102,11 @@ impl Client {
         })
     }
 
+    /// The prompt budget (part of what determines a run's output).
+    pub fn budget(&self) -> usize {
+        self.cfg.budget
+    }
+
     /// The request body for one asset (deterministic), and the token counts of the prompt
     /// and of the asset's whole bundle text.
     pub fn request(&self, input: &Input<'_>, out: &Output) -> (Value, usize, usize) {
