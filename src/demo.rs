@@ -57,6 +57,7 @@ pub async fn run(
             llm: None,
             ranks: crate::precedence::Ranks::default_ranks(),
             shard: None,
+            progress: false,
             jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
         },
     )

@@ -313,6 +313,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     ranks,
                     shard,
                     jobs,
+                    progress: !cli.quiet,
                 },
             )
             .await?;

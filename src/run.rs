@@ -59,6 +59,8 @@ pub struct Options {
     pub shard: Option<Shard>,
     /// Assets reasoned at the same time.
     pub jobs: usize,
+    /// A progress bar on stderr (drawn only when stderr is a terminal).
+    pub progress: bool,
 }
 
 /// Shard `index` of `count`: an asset belongs to the shard its id hashes to, so shards
@@ -665,6 +667,23 @@ pub async fn run(lake: &Lake, opts: Options) -> Result<RunOutcome, Error> {
     let (snap, reasoner) = (snap_id.as_str(), format!("{:?}", opts.reasoner));
     let reasoner = reasoner.as_str();
     use futures::{StreamExt, TryStreamExt};
+    let bar = if opts.progress {
+        indicatif::ProgressBar::with_draw_target(
+            Some(chosen.len() as u64),
+            indicatif::ProgressDrawTarget::stderr(),
+        )
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{prefix} [{bar:30}] {pos}/{len} assets {elapsed} (eta {eta})",
+        )
+        .map_err(|e| Error::Internal(format!("progress template: {e}")))?
+        .progress_chars("=> "),
+    );
+    bar.set_prefix("reasoning");
+    let bar = &bar;
     let mut done: Vec<(AssetEntry, bool)> = futures::stream::iter(chosen)
         .map(|(asset, bundle_hash)| {
             let (ev, manifest, client, handle, run_id, model) = (
@@ -686,6 +705,7 @@ pub async fn run(lake: &Lake, opts: Options) -> Result<RunOutcome, Error> {
                     }),
                 );
                 if let Some(entry) = read_journal::<AssetEntry>(lake, &key).await? {
+                    bar.inc(1);
                     return Ok::<_, Error>((entry, true));
                 }
                 let batches =
@@ -714,12 +734,14 @@ pub async fn run(lake: &Lake, opts: Options) -> Result<RunOutcome, Error> {
                     outcome: r.outcome,
                 };
                 write_journal(lake, &key, &entry).await?;
+                bar.inc(1);
                 Ok((entry, false))
             }
         })
         .buffer_unordered(opts.jobs.max(1))
         .try_collect()
         .await?;
+    bar.finish_and_clear();
     done.sort_by(|a, b| a.0.asset.cmp(&b.0.asset));
     let resumed_assets = done.iter().filter(|d| d.1).count();
     let mut outcomes = BTreeMap::new();
