@@ -39,8 +39,10 @@ for i in $(seq "$K"); do
   sleep "$at"
   kill -9 "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
-  before=$(find "$tmp/trial/runs/nightly/journal/asset" -name '*.json' 2>/dev/null | wc -l)
-  "$BIN/dossier" --lake "$tmp/trial" run --all --run-id nightly > /dev/null 2> "$tmp/resume.err"
+  # (a kill before the first step finishes leaves no journal folder at all)
+  before=$( (find "$tmp/trial/runs/nightly/journal/asset" -name '*.json' 2>/dev/null || true) | wc -l)
+  "$BIN/dossier" --lake "$tmp/trial" run --all --run-id nightly > /dev/null 2> "$tmp/resume.err" ||
+    { echo "kill $i at $at s: the resume FAILED:" >&2; cat "$tmp/resume.err" >&2; exit 1; }
   resumed=$(grep -o 'resumed from the journal: [0-9]*' "$tmp/resume.err" | grep -o '[0-9]*$' || echo 0)
   if tables "$tmp/trial" | cmp -s - "$tmp/ref.sums"; then
     same=$((same + 1)); verdict=identical
