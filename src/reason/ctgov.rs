@@ -114,13 +114,7 @@ fn from_json(row: &Row) -> Option<Study> {
         nct: row.record_key.clone(),
         ..Study::default()
     };
-    if let Some(ph) = ps.path(&["designModule", "phases"]) {
-        s.phases = ph
-            .items()
-            .iter()
-            .filter_map(|n| Val::of(n.text().map(|t| (t, n.ptr.clone()))))
-            .collect();
-    }
+    s.phases = texts(ps.path(&["designModule", "phases"]));
     s.status = Val::of(ps.str_at(&["statusModule", "overallStatus"]));
     s.enrollment = Val::of(ps.str_at(&["designModule", "enrollmentInfo", "count"]));
     s.enrollment_type = ps
@@ -133,13 +127,7 @@ fn from_json(row: &Row) -> Option<Study> {
     s.sponsor = Val::of(ps.str_at(&["sponsorCollaboratorsModule", "leadSponsor", "name"]));
     s.allocation = Val::of(ps.str_at(&["designModule", "designInfo", "allocation"]));
     s.has_results = root.get("resultsSection").is_some();
-    if let Some(c) = ps.path(&["conditionsModule", "conditions"]) {
-        s.conditions = c
-            .items()
-            .iter()
-            .filter_map(|n| Val::of(n.text().map(|t| (t, n.ptr.clone()))))
-            .collect();
-    }
+    s.conditions = texts(ps.path(&["conditionsModule", "conditions"]));
     let Some(rs) = root.get("resultsSection") else {
         return Some(s);
     };
@@ -215,6 +203,18 @@ fn from_json(row: &Row) -> Option<Study> {
         }
     }
     Some(s)
+}
+
+/// The text leaves of a JSON array, each with its pointer.
+fn texts(array: Option<Node<'_>>) -> Vec<Val> {
+    array
+        .map(|a| {
+            a.items()
+                .iter()
+                .filter_map(|n| Val::of(n.text().map(|t| (t, n.ptr.clone()))))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 fn unit_with_param(unit: &str, param: &str) -> String {

@@ -86,22 +86,33 @@ impl Emit<'_> {
         locator: &str,
     ) -> String {
         self.push(Claim {
-            id: String::new(),
-            asset: self.asset.clone(),
-            field: field.into(),
-            value: value.into(),
-            label: Label::Fact,
             // The exact version read, so two data versions of a record compete as such.
             source: Some(row.source_id.clone()),
             quote: Some(quote.into()),
             locator: (!locator.is_empty()).then(|| locator.into()),
-            unit: (!unit.is_empty()).then(|| unit.into()),
-            endpoint: (!key.endpoint.is_empty()).then(|| key.endpoint.clone()),
-            population: (!key.population.is_empty()).then(|| key.population.clone()),
-            arm: (!key.arm.is_empty()).then(|| key.arm.clone()),
+            ..self.claim(Label::Fact, field, key, value, unit)
+        })
+    }
+
+    /// The parts every claim of this asset states: label, field, cell key, value, unit.
+    fn claim(&self, label: Label, field: &str, key: &Key, value: &str, unit: &str) -> Claim {
+        let some = |x: &str| (!x.is_empty()).then(|| x.to_string());
+        Claim {
+            id: String::new(),
+            asset: self.asset.clone(),
+            field: field.into(),
+            value: value.into(),
+            label,
+            source: None,
+            quote: None,
+            locator: None,
+            unit: some(unit),
+            endpoint: some(&key.endpoint),
+            population: some(&key.population),
+            arm: some(&key.arm),
             inputs: vec![],
             formula: None,
-        })
+        }
     }
 
     /// A derived or inference claim over earlier claims.
@@ -117,20 +128,9 @@ impl Emit<'_> {
         formula: &str,
     ) -> String {
         self.push(Claim {
-            id: String::new(),
-            asset: self.asset.clone(),
-            field: field.into(),
-            value: value.into(),
-            label,
-            source: None,
-            quote: None,
-            locator: None,
-            unit: (!unit.is_empty()).then(|| unit.into()),
-            endpoint: (!key.endpoint.is_empty()).then(|| key.endpoint.clone()),
-            population: (!key.population.is_empty()).then(|| key.population.clone()),
-            arm: (!key.arm.is_empty()).then(|| key.arm.clone()),
             inputs,
             formula: Some(formula.into()),
+            ..self.claim(label, field, key, value, unit)
         })
     }
 
