@@ -290,11 +290,7 @@ pub fn reason_asset(
         .ok_or_else(|| Error::Invalid(format!("asset {asset_id:?} is not in the portfolio")))?;
     let families: BTreeMap<Family, FamilyStatus> =
         entry.families.iter().map(|(f, o)| (*f, o.status)).collect();
-    let input = Input {
-        asset,
-        families: &families,
-        rows,
-    };
+    let input = Input::new(asset, &families, rows);
     let out = reason::extractive(&input);
     let (extra, prompt_tokens, bundle_tokens) = llm_claims(&input, &out)?;
     let mut claims = out.claims.clone();

@@ -9,7 +9,6 @@ use super::tree::{Node, Xml, parse_json};
 use super::{Emit, Input, Key};
 use crate::bundle::Row;
 use crate::claims::Label;
-use crate::model::Family;
 
 /// A text value with the locator of its field.
 #[derive(Clone, Debug)]
@@ -347,14 +346,8 @@ fn has_digit(s: &str) -> bool {
     s.bytes().any(|b| b.is_ascii_digit())
 }
 
-fn studies<'a>(input: &'a Input<'_>) -> impl Iterator<Item = (&'a Row, Study)> {
-    input
-        .subjects(Family::Ctgov)
-        .filter_map(|r| study(r).map(|s| (r, s)))
-}
-
 pub fn trials(input: &Input<'_>, e: &mut Emit<'_>) {
-    for (row, s) in studies(input) {
+    for (row, s) in input.studies() {
         let key = Key::endpoint(&s.nct);
         let multi = s.phases.len() > 1;
         let phase_ids: Vec<String> = s
@@ -431,7 +424,7 @@ pub fn trials(input: &Input<'_>, e: &mut Emit<'_>) {
         if let Some(a) = &s.allocation {
             e.fact("trials.allocation", &key, &a.text, "", row, &a.text, &a.loc);
         }
-        pivotal(&s, &key, row, &phase_ids, e);
+        pivotal(s, &key, row, &phase_ids, e);
     }
 }
 
@@ -463,7 +456,7 @@ fn pivotal(s: &Study, key: &Key, row: &Row, phase_ids: &[String], e: &mut Emit<'
 }
 
 pub fn efficacy(input: &Input<'_>, e: &mut Emit<'_>) {
-    for (row, s) in studies(input) {
+    for (row, s) in input.studies() {
         for o in &s.outcomes {
             let arm = |gid: &str| {
                 o.groups
@@ -548,7 +541,7 @@ pub fn efficacy(input: &Input<'_>, e: &mut Emit<'_>) {
 }
 
 pub fn safety(input: &Input<'_>, e: &mut Emit<'_>) {
-    for (row, s) in studies(input) {
+    for (row, s) in input.studies() {
         for g in &s.events {
             let k = Key {
                 endpoint: s.nct.clone(),

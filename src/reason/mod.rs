@@ -21,9 +21,39 @@ pub struct Input<'a> {
     pub asset: &'a Asset,
     pub families: &'a BTreeMap<Family, FamilyStatus>,
     pub rows: &'a [Row],
+    /// The asset's CT.gov studies, read once for every step that needs them.
+    studies: std::cell::OnceCell<Vec<(usize, ctgov::Study)>>,
 }
 
-impl Input<'_> {
+impl<'a> Input<'a> {
+    pub fn new(
+        asset: &'a Asset,
+        families: &'a BTreeMap<Family, FamilyStatus>,
+        rows: &'a [Row],
+    ) -> Input<'a> {
+        Input {
+            asset,
+            families,
+            rows,
+            studies: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The asset's own CT.gov studies (v2 JSON or legacy XML), parsed on first use.
+    pub fn studies(&self) -> impl Iterator<Item = (&Row, &ctgov::Study)> {
+        self.studies
+            .get_or_init(|| {
+                self.rows
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, r)| r.role == "subject" && r.family == Family::Ctgov.as_str())
+                    .filter_map(|(i, r)| ctgov::study(r).map(|s| (i, s)))
+                    .collect()
+            })
+            .iter()
+            .map(|(i, s)| (&self.rows[*i], s))
+    }
+
     /// The asset's own records of a family.
     pub fn subjects(&self, family: Family) -> impl Iterator<Item = &Row> {
         self.rows

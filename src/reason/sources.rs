@@ -86,30 +86,28 @@ pub fn indication(input: &Input<'_>, e: &mut Emit<'_>) {
         e.skip("identity.indication", "the portfolio names no indication");
         return;
     };
-    for row in input.subjects(Family::Ctgov) {
-        if let Some(s) = super::ctgov::study(row) {
-            // One condition per study: the exact name if listed, else the first that
-            // mentions it (a study listing two matching conditions is not a conflict).
-            let exact = s
-                .conditions
+    for (row, s) in input.studies() {
+        // One condition per study: the exact name if listed, else the first that
+        // mentions it (a study listing two matching conditions is not a conflict).
+        let exact = s
+            .conditions
+            .iter()
+            .find(|c| c.text.eq_ignore_ascii_case(ind));
+        let best = exact.or_else(|| {
+            s.conditions
                 .iter()
-                .find(|c| c.text.eq_ignore_ascii_case(ind));
-            let best = exact.or_else(|| {
-                s.conditions
-                    .iter()
-                    .find(|c| mentions(&c.text, ind) || mentions(ind, &c.text))
-            });
-            if let Some(c) = best {
-                e.fact(
-                    "identity.indication",
-                    &Key::default(),
-                    &c.text,
-                    "",
-                    row,
-                    &c.text,
-                    &c.loc,
-                );
-            }
+                .find(|c| mentions(&c.text, ind) || mentions(ind, &c.text))
+        });
+        if let Some(c) = best {
+            e.fact(
+                "identity.indication",
+                &Key::default(),
+                &c.text,
+                "",
+                row,
+                &c.text,
+                &c.loc,
+            );
         }
     }
     for l in subjects(input, Family::FdaLabel) {
@@ -167,9 +165,8 @@ pub fn identity(input: &Input<'_>, e: &mut Emit<'_>) {
     // sponsor (an academic group running a trial of the drug is not its sponsor); every
     // trial's sponsor is a trials.sponsor cell.
     let ours = input.asset.sponsor.as_deref().unwrap_or("");
-    for row in input.subjects(Family::Ctgov) {
-        if let Some(s) = super::ctgov::study(row)
-            && let Some(v) = &s.sponsor
+    for (row, s) in input.studies() {
+        if let Some(v) = &s.sponsor
             && !ours.is_empty()
             && (mentions(&v.text, ours) || mentions(ours, &v.text))
         {
