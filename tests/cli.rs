@@ -741,18 +741,7 @@ fn verify_rejects_adversarial_claims_and_accepts_true_ones() {
     text.push_str("{this is not json\n");
     let file = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(file.path(), text).unwrap();
-    let out = dossier()
-        .args([
-            "--lake",
-            lake.path().to_str().unwrap(),
-            "verify",
-            "--snapshot",
-            "latest",
-            "--claims",
-        ])
-        .arg(file.path())
-        .output()
-        .unwrap();
+    let out = verify(lake.path(), file.path());
     assert_eq!(
         out.status.code(),
         Some(1),

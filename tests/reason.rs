@@ -15,20 +15,7 @@ use common::*;
 
 /// `dossier run` with extra args; returns the run id.
 fn run(lake: &Path, args: &[&str]) -> String {
-    let out = dossier()
-        .args(["--lake", lake.to_str().unwrap(), "run"])
-        .args(args)
-        .env_remove("DOSSIER_LLM_BASE_URL")
-        .env_remove("DOSSIER_LLM_MODEL")
-        .env_remove("DOSSIER_LLM_API_KEY")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "run failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
+    run_err(lake, args).0
 }
 
 fn s<'a>(row: &'a Value, k: &str) -> &'a str {
@@ -186,18 +173,7 @@ fn every_field_of_every_fixture_asset_gets_a_status_and_accepted_claims_reverify
     }
     let file = lake.path().join("accepted.jsonl");
     std::fs::write(&file, text).unwrap();
-    let out = dossier()
-        .args([
-            "--lake",
-            lake.path().to_str().unwrap(),
-            "verify",
-            "--snapshot",
-            "latest",
-            "--claims",
-        ])
-        .arg(&file)
-        .output()
-        .unwrap();
+    let out = verify(lake.path(), &file);
     let verdicts = json_lines(&out.stdout);
     assert_eq!(verdicts.len(), claims.len());
     assert!(
@@ -727,11 +703,15 @@ fn shards_of_one_run_write_the_same_tables_as_one_machine() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-/// `dossier run` returning (run id, stderr).
+/// `dossier run` returning (run id, stderr); asserts success. LLM settings of the
+/// environment are not passed on.
 fn run_err(lake: &Path, args: &[&str]) -> (String, String) {
     let out = dossier()
         .args(["--lake", lake.to_str().unwrap(), "run"])
         .args(args)
+        .env_remove("DOSSIER_LLM_BASE_URL")
+        .env_remove("DOSSIER_LLM_MODEL")
+        .env_remove("DOSSIER_LLM_API_KEY")
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -821,50 +801,21 @@ fn snapshot_and_run_against_s3_match_a_local_lake() {
         return;
     };
     let url = format!("{base}/e2e-{}", std::process::id());
+    let remote = Path::new(&url); // the lake argument is passed on as given
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let out = dossier()
-        .args(["--lake", &url, "snapshot", "--portfolio"])
-        .arg(fixtures.join("portfolio.toml"))
-        .arg("--import")
-        .arg(fixtures.join("import"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    snapshot(
+        remote,
+        &fixtures.join("portfolio.toml"),
+        &fixtures.join("import"),
     );
-    let out = dossier()
-        .args(["--lake", &url, "run", "--run-id", "s3"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    run(remote, &["--run-id", "s3"]);
     // Resuming against S3 reads the journal back.
-    let out = dossier()
-        .args(["--lake", &url, "run", "--run-id", "s3"])
-        .output()
-        .unwrap();
-    assert!(String::from_utf8_lossy(&out.stderr).contains("3 of 3 assets"));
+    let (_, err) = run_err(remote, &["--run-id", "s3"]);
+    assert!(err.contains("3 of 3 assets"), "{err}");
     let q = "SELECT asset_id, field, endpoint, population, arm, value, status FROM profile_cells ORDER BY 1, 2, 3, 4, 5, 6";
-    let sql = |lake: &str| -> Vec<Value> {
-        let out = dossier()
-            .args(["--lake", lake, "sql", q, "--format", "json"])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        json_lines(&out.stdout)
-    };
     let local = fixture_snapshot();
     run(local.path(), &["--run-id", "s3"]);
-    let remote = sql(&url);
-    assert!(remote.len() > 100);
-    assert_eq!(remote, sql(local.path().to_str().unwrap()));
+    let cells = sql_json(remote, q);
+    assert!(cells.len() > 100);
+    assert_eq!(cells, sql_json(local.path(), q));
 }

@@ -119,3 +119,19 @@ pub fn bundle_files(lake: &Path) -> Vec<(String, Vec<u8>)> {
     out.sort();
     out
 }
+
+/// `dossier --lake LAKE verify --snapshot latest --claims FILE`.
+pub fn verify(lake: &Path, claims: &Path) -> std::process::Output {
+    dossier()
+        .args([
+            "--lake",
+            lake.to_str().unwrap(),
+            "verify",
+            "--snapshot",
+            "latest",
+            "--claims",
+        ])
+        .arg(claims)
+        .output()
+        .unwrap()
+}
