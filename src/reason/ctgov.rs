@@ -342,6 +342,12 @@ fn from_xml(row: &Row) -> Study {
     s
 }
 
+/// A posted value stated as a fact: the value is its field's whole text, quoted at the
+/// field's locator.
+fn stated(e: &mut Emit<'_>, field: &str, key: &Key, unit: &str, row: &Row, v: &Val) -> String {
+    e.fact(field, key, &v.text, unit, row, &v.text, &v.loc)
+}
+
 fn has_digit(s: &str) -> bool {
     s.bytes().any(|b| b.is_ascii_digit())
 }
@@ -363,50 +369,33 @@ pub fn trials(input: &Input<'_>, e: &mut Emit<'_>) {
                     },
                     ..key.clone()
                 };
-                e.fact("trials.phase", &k, &p.text, "", row, &p.text, &p.loc)
+                stated(e, "trials.phase", &k, "", row, p)
             })
             .collect();
         if let Some(v) = &s.sponsor {
-            e.fact("trials.sponsor", &key, &v.text, "", row, &v.text, &v.loc);
+            stated(e, "trials.sponsor", &key, "", row, v);
         }
         if let Some(v) = &s.enrollment {
             let unit = format!("participants ({})", s.enrollment_type.to_lowercase());
-            e.fact(
+            stated(
+                e,
                 "trials.enrollment",
                 &key,
-                &v.text,
                 unit.trim_end_matches(" ()"),
                 row,
-                &v.text,
-                &v.loc,
+                v,
             );
         }
         if let Some(v) = &s.primary_completion {
-            e.fact(
-                "trials.primary_completion",
-                &key,
-                &v.text,
-                "",
-                row,
-                &v.text,
-                &v.loc,
-            );
+            stated(e, "trials.primary_completion", &key, "", row, v);
         }
         let status_id = s
             .status
             .as_ref()
-            .map(|v| e.fact("trials.status", &key, &v.text, "", row, &v.text, &v.loc));
+            .map(|v| stated(e, "trials.status", &key, "", row, v));
         match (&s.results_posted, s.has_results, status_id) {
             (Some(v), _, _) => {
-                e.fact(
-                    "trials.results_posted",
-                    &key,
-                    &v.text,
-                    "",
-                    row,
-                    &v.text,
-                    &v.loc,
-                );
+                stated(e, "trials.results_posted", &key, "", row, v);
             }
             (None, false, Some(input)) => {
                 e.over(
@@ -422,7 +411,7 @@ pub fn trials(input: &Input<'_>, e: &mut Emit<'_>) {
             _ => {}
         }
         if let Some(a) = &s.allocation {
-            e.fact("trials.allocation", &key, &a.text, "", row, &a.text, &a.loc);
+            stated(e, "trials.allocation", &key, "", row, a);
         }
         pivotal(s, &key, row, &phase_ids, e);
     }
@@ -442,7 +431,7 @@ fn pivotal(s: &Study, key: &Key, row: &Row, phase_ids: &[String], e: &mut Emit<'
     if let (Some(i), Some(a)) = (phase3, randomized) {
         let ip = phase_ids[i].clone();
         // Emitted by `trials` already; the same statement returns the same id.
-        let ia = e.fact("trials.allocation", key, &a.text, "", row, &a.text, &a.loc);
+        let ia = stated(e, "trials.allocation", key, "", row, a);
         e.over(
             Label::Inference,
             "trials.pivotal",
@@ -470,15 +459,7 @@ pub fn efficacy(input: &Input<'_>, e: &mut Emit<'_>) {
                     population: String::new(),
                     arm: arm(gid),
                 };
-                e.fact(
-                    "efficacy.analyzed",
-                    &k,
-                    &v.text,
-                    "participants",
-                    row,
-                    &v.text,
-                    &v.loc,
-                );
+                stated(e, "efficacy.analyzed", &k, "participants", row, v);
             }
             let mut seen: BTreeMap<(String, String), usize> = BTreeMap::new();
             for m in &o.measurements {
@@ -499,14 +480,14 @@ pub fn efficacy(input: &Input<'_>, e: &mut Emit<'_>) {
                     population,
                     arm: arm(&m.group),
                 };
-                e.fact("efficacy.value", &k, &v.text, &o.unit, row, &v.text, &v.loc);
+                stated(e, "efficacy.value", &k, &o.unit, row, v);
                 for (field, x) in [
                     ("efficacy.dispersion", &m.spread),
                     ("efficacy.ci_lower", &m.lower),
                     ("efficacy.ci_upper", &m.upper),
                 ] {
                     if let Some(x) = x.as_ref().filter(|x| has_digit(&x.text)) {
-                        e.fact(field, &k, &x.text, &o.dispersion, row, &x.text, &x.loc);
+                        stated(e, field, &k, &o.dispersion, row, x);
                     }
                 }
             }
@@ -522,18 +503,10 @@ pub fn efficacy(input: &Input<'_>, e: &mut Emit<'_>) {
                         .join(" vs "),
                 };
                 if let Some(p) = a.p_value.as_ref().filter(|x| has_digit(&x.text)) {
-                    e.fact("efficacy.p_value", &k, &p.text, "", row, &p.text, &p.loc);
+                    stated(e, "efficacy.p_value", &k, "", row, p);
                 }
                 if let Some(x) = a.estimate.as_ref().filter(|x| has_digit(&x.text)) {
-                    e.fact(
-                        "efficacy.effect_estimate",
-                        &k,
-                        &x.text,
-                        &a.estimate_type,
-                        row,
-                        &x.text,
-                        &x.loc,
-                    );
+                    stated(e, "efficacy.effect_estimate", &k, &a.estimate_type, row, x);
                 }
             }
         }
@@ -551,24 +524,8 @@ pub fn safety(input: &Input<'_>, e: &mut Emit<'_>) {
             let (Some(a), Some(n)) = (&g.affected, &g.at_risk) else {
                 continue;
             };
-            let ia = e.fact(
-                "safety.serious_ae_affected",
-                &k,
-                &a.text,
-                "participants",
-                row,
-                &a.text,
-                &a.loc,
-            );
-            let ir = e.fact(
-                "safety.serious_ae_at_risk",
-                &k,
-                &n.text,
-                "participants",
-                row,
-                &n.text,
-                &n.loc,
-            );
+            let ia = stated(e, "safety.serious_ae_affected", &k, "participants", row, a);
+            let ir = stated(e, "safety.serious_ae_at_risk", &k, "participants", row, n);
             if let (Ok(x), Ok(y)) = (a.text.parse::<f64>(), n.text.parse::<f64>())
                 && y > 0.0
             {
