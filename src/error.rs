@@ -33,3 +33,15 @@ impl Error {
         matches!(self, Error::Lake(LakeError::Corrupt { .. }))
     }
 }
+
+/// An error with its causes, `outer: inner: innermost` (as `anyhow`'s `{:#}` prints).
+pub fn chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut cur = e.source();
+    while let Some(s) = cur {
+        out.push_str(": ");
+        out.push_str(&s.to_string());
+        cur = s.source();
+    }
+    out
+}

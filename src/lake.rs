@@ -265,6 +265,31 @@ impl Lake {
         })
     }
 
+    /// One listing level under a prefix: the names of the "directories" and of the objects
+    /// directly there, each sorted (so a run's journal is not walked to find its manifests).
+    pub async fn list_level(&self, prefix: &str) -> Result<(Vec<String>, Vec<String>), LakeError> {
+        let listed = self
+            .store
+            .list_with_delimiter(Some(&self.path(prefix)))
+            .await
+            .map_err(|source| LakeError::List {
+                prefix: prefix.to_string(),
+                source,
+            })?;
+        let names = |paths: Vec<&ObjPath>| {
+            let mut v: Vec<String> = paths
+                .into_iter()
+                .filter_map(|p| p.filename().map(str::to_string))
+                .collect();
+            v.sort();
+            v
+        };
+        Ok((
+            names(listed.common_prefixes.iter().collect()),
+            names(listed.objects.iter().map(|m| &m.location).collect()),
+        ))
+    }
+
     /// Keys (relative to the root) of every object under a prefix, sorted.
     pub async fn list(&self, prefix: &str) -> Result<Vec<String>, LakeError> {
         use futures::TryStreamExt;

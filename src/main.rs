@@ -11,6 +11,9 @@ use clap::{Parser, Subcommand};
 use dossier::lake::Lake;
 use dossier::model::Family;
 use dossier::portfolio::Portfolio;
+use dossier::report;
+use dossier::serve;
+use dossier::shell;
 use dossier::snapshot::SnapshotOutcome;
 use dossier::sql::{self, Format};
 use dossier::{demo, snapshot};
@@ -45,11 +48,40 @@ enum Command {
         #[arg(long)]
         live: bool,
     },
-    /// SQL over the lake's tables; reads the query from stdin when none is given.
+    /// SQL over the lake's tables. With no query: an interactive prompt on a terminal,
+    /// else the statements on stdin.
     Sql {
+        /// One or more statements separated by `;`.
         query: Option<String>,
         #[arg(long, value_enum, default_value = "table")]
         format: Format,
+        /// Which snapshot's bundles back `records` and `text_fields`: an id or `latest`.
+        #[arg(long, default_value = "latest")]
+        snapshot: String,
+        /// The run the views (profile, profile_conflicts, efficacy, status_counts) show;
+        /// the latest finished run by default.
+        #[arg(long)]
+        run: Option<String>,
+    },
+    /// The analyst's view of a run: one asset's page, or with no --asset the run's index
+    /// (and with --out DIR, the index and every asset's page as files).
+    Report {
+        /// A run id, or `latest` (the latest finished run).
+        #[arg(long, default_value = "latest")]
+        run: String,
+        #[arg(long)]
+        asset: Option<String>,
+        #[arg(long, value_enum, default_value = "html")]
+        format: report::Format,
+        /// A file for one asset's page; a directory for a whole run (index + pages).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// A read-only Arrow Flight SQL server over the lake's tables and views.
+    Serve {
+        /// The address to listen on; port 0 picks a free port. Prints `grpc://ADDR`.
+        #[arg(long, default_value = "127.0.0.1:50051")]
+        addr: std::net::SocketAddr,
         /// Which snapshot's bundles back `records` and `text_fields`: an id or `latest`.
         #[arg(long, default_value = "latest")]
         snapshot: String,
@@ -190,27 +222,86 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             query,
             format,
             snapshot,
+            run,
         } => {
+            let lake = Lake::open_existing(&cli.lake)?;
             let query = match query {
                 Some(q) => q,
+                None if std::io::stdin().is_terminal() => {
+                    shell::interactive(&lake, &snapshot, run.as_deref(), format).await?;
+                    return Ok(ExitCode::SUCCESS);
+                }
                 None => {
-                    if std::io::stdin().is_terminal() {
-                        bail!(
-                            "give a query, e.g. dossier sql \"SELECT * FROM catalog LIMIT 5\" (the interactive prompt is not built yet)"
-                        );
-                    }
                     let mut q = String::new();
                     std::io::stdin().read_to_string(&mut q)?;
                     q
                 }
             };
-            let lake = Lake::open_existing(&cli.lake)?;
-            let ctx = sql::context(&lake, &snapshot, sql::needs_bundles(&query)).await?;
-            let batches = sql::run(&ctx, &query).await?;
-            print!("{}", sql::render(&batches, format)?);
-            if format == Format::Table {
-                println!();
+            let ctx =
+                sql::context(&lake, &snapshot, sql::needs_bundles(&query), run.as_deref()).await?;
+            for batches in sql::run(&ctx, &query).await? {
+                if batches.iter().all(|b| b.num_columns() == 0) {
+                    continue;
+                }
+                print!("{}", sql::render(&batches, format)?);
+                if format == Format::Table {
+                    println!();
+                }
             }
+        }
+        Command::Report {
+            run,
+            asset,
+            format,
+            out,
+        } => {
+            let lake = Lake::open_existing(&cli.lake)?;
+            let pin = (run != "latest").then_some(run.as_str());
+            let runs = sql::runs(&lake).await?;
+            let Some(row) = sql::pick_run(&runs, pin)?.cloned() else {
+                bail!("no finished run in {}: run `dossier run` first", lake.url);
+            };
+            let ctx = sql::context(&lake, "latest", false, Some(&row.run_id)).await?;
+            if let Some(a) = &asset {
+                dossier::model::AssetId::try_from(a.clone()).map_err(anyhow::Error::msg)?;
+            }
+            let data = report::load(&ctx, row, asset.as_deref()).await?;
+            match (&asset, &out) {
+                (Some(a), _) => {
+                    let page = report::asset_page(format, &data.run, a, &data.assets[a]);
+                    match &out {
+                        Some(path) => std::fs::write(path, page)
+                            .with_context(|| format!("writing {}", path.display()))?,
+                        None => print!("{page}"),
+                    }
+                }
+                (None, None) => print!("{}", report::index_page(format, &data)),
+                (None, Some(dir)) => {
+                    std::fs::create_dir_all(dir)
+                        .with_context(|| format!("creating {}", dir.display()))?;
+                    let ext = format.extension();
+                    let write = |name: &str, text: String| {
+                        let path = dir.join(format!("{name}.{ext}"));
+                        std::fs::write(&path, text)
+                            .with_context(|| format!("writing {}", path.display()))
+                    };
+                    write("index", report::index_page(format, &data))?;
+                    for (a, page) in &data.assets {
+                        write(a, report::asset_page(format, &data.run, a, page))?;
+                    }
+                    if !cli.quiet {
+                        eprintln!(
+                            "wrote {} pages and the index to {}",
+                            data.assets.len(),
+                            dir.display()
+                        );
+                    }
+                }
+            }
+        }
+        Command::Serve { addr, snapshot } => {
+            let lake = Lake::open_existing(&cli.lake)?;
+            serve::serve(lake, snapshot, addr).await?;
         }
         Command::Verify { snapshot, claims } => {
             let text = if claims.as_os_str() == "-" {

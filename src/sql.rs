@@ -3,20 +3,31 @@
 //! bundles of one snapshot (default `latest`) are read through the verifying lake and
 //! exposed as `records` (one row per asset and member record), `text_fields` (one row
 //! per text leaf, what the quote gate searches) and `sources` (every record of the
-//! snapshot once, in full, from its sources object).
+//! snapshot once, in full, from its sources object). `runs` lists the run manifests;
+//! `current_run` holds the run the analyst views of `sql/views/analyst.sql` show (the
+//! latest finished run unless one is pinned).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use datafusion::arrow::array::{ArrayRef, RecordBatch, StringArray};
-use datafusion::arrow::datatypes::{Field, Schema};
+use datafusion::arrow::array::{ArrayRef, RecordBatch, StringArray, UInt64Array};
+use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::datasource::MemTable;
+use datafusion::execution::context::SQLOptions;
 use datafusion::prelude::{ParquetReadOptions, SessionContext};
+use datafusion::sql::parser::{DFParser, Statement};
+use datafusion::sql::sqlparser::dialect::GenericDialect;
+use datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer};
 
 use crate::Error;
 use crate::bundle;
 use crate::lake::Lake;
+use crate::run::RunManifest;
 use crate::snapshot;
+
+/// The analyst views, created over the lake's tables when their inputs exist.
+pub const VIEWS: &str = include_str!("../sql/views/analyst.sql");
+const VIEW_INPUTS: [&str; 3] = ["profile_cells", "conflicts", "catalog"];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -25,28 +36,38 @@ pub enum Format {
     Json,
 }
 
-/// Builds a session over the lake. Bundles are loaded only when `with_bundles`.
+/// Builds a session over the lake. Bundles are loaded only when `with_bundles`; the
+/// analyst views show `run` (an id), or the latest finished run when `None`.
 pub async fn context(
     lake: &Lake,
     snapshot_ref: &str,
     with_bundles: bool,
+    run: Option<&str>,
 ) -> Result<SessionContext, Error> {
     let ctx = SessionContext::new();
     ctx.register_object_store(lake.store_url(), lake.store());
-    let mut names = BTreeSet::new();
-    for key in lake.list("tables/").await? {
-        if let Some(name) = key
-            .strip_prefix("tables/")
-            .and_then(|k| k.split('/').next())
-            && key.ends_with(".parquet")
+    let (names, _) = lake.list_level("tables/").await?;
+    let mut tables = BTreeSet::new();
+    for name in &names {
+        // a table directory holds at least one Parquet part (else DataFusion cannot
+        // infer its schema)
+        if lake
+            .list(&format!("tables/{name}/"))
+            .await?
+            .iter()
+            .any(|k| k.ends_with(".parquet"))
         {
-            names.insert(name.to_string());
+            let url = lake.table_url(&format!("tables/{name}"));
+            ctx.register_parquet(name.as_str(), &url, ParquetReadOptions::default())
+                .await?;
+            tables.insert(name.clone());
         }
     }
-    for name in &names {
-        let url = lake.table_url(&format!("tables/{name}"));
-        ctx.register_parquet(name.as_str(), &url, ParquetReadOptions::default())
-            .await?;
+    register_runs(&ctx, lake, run).await?;
+    if VIEW_INPUTS.iter().all(|t| tables.contains(*t)) {
+        for stmt in DFParser::parse_sql(VIEWS)? {
+            execute(&ctx, stmt, None).await?;
+        }
     }
     if with_bundles {
         register_bundles(&ctx, lake, snapshot_ref).await?;
@@ -54,7 +75,128 @@ pub async fn context(
     Ok(ctx)
 }
 
-async fn register_bundles(
+/// One row of the `runs` table: a run id with its manifests merged (a sharded run has
+/// one manifest per shard).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunRow {
+    pub run_id: String,
+    pub snapshot_id: String,
+    pub reasoner: String,
+    pub model: Option<String>,
+    pub started_at: String,
+    pub finished_at: String,
+    pub assets: u64,
+    pub manifests: u64,
+}
+
+/// Every run of the lake that wrote a manifest, oldest first by finish time.
+pub async fn runs(lake: &Lake) -> Result<Vec<RunRow>, Error> {
+    let (ids, _) = lake.list_level("runs/").await?;
+    let mut rows = Vec::new();
+    for id in ids {
+        let (_, files) = lake.list_level(&format!("runs/{id}/")).await?;
+        let mut row: Option<RunRow> = None;
+        for file in files.iter().filter(|f| {
+            f.as_str() == "manifest.json"
+                || (f.starts_with("manifest-shard-") && f.ends_with(".json"))
+        }) {
+            let key = format!("runs/{id}/{file}");
+            let m: RunManifest = serde_json::from_slice(&lake.get(&key).await?)
+                .map_err(|e| Error::Invalid(format!("{key}: {e}")))?;
+            match row.as_mut() {
+                None => {
+                    row = Some(RunRow {
+                        run_id: m.run_id,
+                        snapshot_id: m.snapshot_id,
+                        reasoner: m.reasoner,
+                        model: m.model,
+                        started_at: m.started_at,
+                        finished_at: m.finished_at,
+                        assets: m.assets.len() as u64,
+                        manifests: 1,
+                    })
+                }
+                Some(r) => {
+                    r.started_at = r.started_at.clone().min(m.started_at);
+                    r.finished_at = r.finished_at.clone().max(m.finished_at);
+                    r.assets += m.assets.len() as u64;
+                    r.manifests += 1;
+                }
+            }
+        }
+        rows.extend(row);
+    }
+    rows.sort_by(|a, b| (&a.finished_at, &a.run_id).cmp(&(&b.finished_at, &b.run_id)));
+    Ok(rows)
+}
+
+/// The run the analyst views show: the pinned one (which must exist), else the latest.
+pub fn pick_run<'a>(runs: &'a [RunRow], pin: Option<&str>) -> Result<Option<&'a RunRow>, Error> {
+    match pin {
+        None => Ok(runs.last()),
+        Some(id) => match runs.iter().find(|r| r.run_id == id) {
+            Some(r) => Ok(Some(r)),
+            None => Err(Error::Invalid(format!(
+                "run {id} has no manifest in the lake (runs: {})",
+                if runs.is_empty() {
+                    "none".to_string()
+                } else {
+                    runs.iter()
+                        .map(|r| r.run_id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            ))),
+        },
+    }
+}
+
+async fn register_runs(ctx: &SessionContext, lake: &Lake, pin: Option<&str>) -> Result<(), Error> {
+    let all = runs(lake).await?;
+    let current: Vec<&RunRow> = pick_run(&all, pin)?.into_iter().collect();
+    let batch = |rows: &[&RunRow]| -> Result<RecordBatch, Error> {
+        let text = |f: &dyn Fn(&RunRow) -> Option<String>| -> ArrayRef {
+            Arc::new(StringArray::from(
+                rows.iter().map(|r| f(r)).collect::<Vec<_>>(),
+            ))
+        };
+        let count = |f: &dyn Fn(&RunRow) -> u64| -> ArrayRef {
+            Arc::new(UInt64Array::from(
+                rows.iter().map(|r| f(r)).collect::<Vec<_>>(),
+            ))
+        };
+        let cols: Vec<(&str, ArrayRef)> = vec![
+            ("run_id", text(&|r| Some(r.run_id.clone()))),
+            ("snapshot_id", text(&|r| Some(r.snapshot_id.clone()))),
+            ("reasoner", text(&|r| Some(r.reasoner.clone()))),
+            ("model", text(&|r| r.model.clone())),
+            ("started_at", text(&|r| Some(r.started_at.clone()))),
+            ("finished_at", text(&|r| Some(r.finished_at.clone()))),
+            ("assets", count(&|r| r.assets)),
+            ("manifests", count(&|r| r.manifests)),
+        ];
+        let schema = Schema::new(
+            cols.iter()
+                .map(|(n, a)| Field::new(*n, a.data_type().clone(), *n == "model"))
+                .collect::<Vec<_>>(),
+        );
+        Ok(RecordBatch::try_new(
+            Arc::new(schema),
+            cols.into_iter().map(|(_, a)| a).collect(),
+        )?)
+    };
+    let all_refs: Vec<&RunRow> = all.iter().collect();
+    for (name, rows) in [("runs", &all_refs), ("current_run", &current)] {
+        let b = batch(rows)?;
+        ctx.register_table(
+            name,
+            Arc::new(MemTable::try_new(b.schema(), vec![vec![b]])?),
+        )?;
+    }
+    Ok(())
+}
+
+pub async fn register_bundles(
     ctx: &SessionContext,
     lake: &Lake,
     snapshot_ref: &str,
@@ -105,11 +247,7 @@ async fn register_bundles(
 
 /// Prepends a constant `snapshot_id` column and drops the named columns.
 fn with_snapshot_column(id: &str, b: &RecordBatch, drop: &[&str]) -> Result<RecordBatch, Error> {
-    let mut fields = vec![Field::new(
-        "snapshot_id",
-        datafusion::arrow::datatypes::DataType::Utf8,
-        false,
-    )];
+    let mut fields = vec![Field::new("snapshot_id", DataType::Utf8, false)];
     let mut cols: Vec<ArrayRef> = vec![Arc::new(StringArray::from(vec![id; b.num_rows()]))];
     for (f, c) in b.schema().fields().iter().zip(b.columns()) {
         if !drop.contains(&f.name().as_str()) {
@@ -126,8 +264,91 @@ pub fn needs_bundles(query: &str) -> bool {
     q.contains("records") || q.contains("text_fields") || q.contains("sources")
 }
 
-pub async fn run(ctx: &SessionContext, query: &str) -> Result<Vec<RecordBatch>, Error> {
-    Ok(ctx.sql(query).await?.collect().await?)
+/// Parses one or more `;`-separated statements (the last `;` is optional).
+pub fn parse(text: &str) -> Result<Vec<Statement>, Error> {
+    Ok(DFParser::parse_sql(text)?.into_iter().collect())
+}
+
+/// Whether the text typed so far ends a statement: it tokenizes (no open quote or
+/// comment) and its last token other than whitespace and comments is `;`.
+pub fn complete(text: &str) -> bool {
+    match Tokenizer::new(&GenericDialect {}, text).tokenize() {
+        Err(_) => false,
+        Ok(tokens) => matches!(
+            tokens
+                .iter()
+                .rev()
+                .find(|t| !matches!(t, Token::Whitespace(_))),
+            Some(Token::SemiColon)
+        ),
+    }
+}
+
+/// Plans and runs one statement; with `options`, plans they forbid are refused.
+pub async fn execute(
+    ctx: &SessionContext,
+    stmt: Statement,
+    options: Option<&SQLOptions>,
+) -> Result<Vec<RecordBatch>, Error> {
+    let plan = ctx.state().statement_to_plan(stmt).await?;
+    if let Some(o) = options {
+        o.verify_plan(&plan)?;
+    }
+    Ok(ctx.execute_logical_plan(plan).await?.collect().await?)
+}
+
+/// Runs every statement of the text in order; one result per statement.
+pub async fn run(ctx: &SessionContext, text: &str) -> Result<Vec<Vec<RecordBatch>>, Error> {
+    let mut out = Vec::new();
+    for stmt in parse(text)? {
+        out.push(execute(ctx, stmt, None).await?);
+    }
+    Ok(out)
+}
+
+/// Options for a read-only session: queries only (no DDL, DML or `SET`).
+pub fn read_only() -> SQLOptions {
+    SQLOptions::new()
+        .with_allow_ddl(false)
+        .with_allow_dml(false)
+        .with_allow_statements(false)
+}
+
+/// The views, tables and their columns, for the prompt's `\d`.
+pub async fn describe(
+    ctx: &SessionContext,
+    name: Option<&str>,
+) -> Result<Vec<(String, String, Vec<(String, String)>)>, Error> {
+    let catalog = ctx
+        .catalog("datafusion")
+        .ok_or_else(|| Error::Internal("no default catalog".into()))?;
+    let schema = catalog
+        .schema("public")
+        .ok_or_else(|| Error::Internal("no default schema".into()))?;
+    let mut names = schema.table_names();
+    names.sort();
+    let mut out = Vec::new();
+    for n in names.into_iter().filter(|n| name.is_none_or(|w| w == n)) {
+        if let Some(t) = schema.table(&n).await? {
+            let kind = match t.table_type() {
+                datafusion::datasource::TableType::View => "view",
+                _ => "table",
+            };
+            let cols = t
+                .schema()
+                .fields()
+                .iter()
+                .map(|f| (f.name().clone(), f.data_type().to_string()))
+                .collect();
+            out.push((n, kind.to_string(), cols));
+        }
+    }
+    if let Some(n) = name
+        && out.is_empty()
+    {
+        return Err(Error::Invalid(format!("no table or view named {n}")));
+    }
+    Ok(out)
 }
 
 pub fn render(batches: &[RecordBatch], format: Format) -> Result<String, Error> {
