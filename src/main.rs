@@ -62,6 +62,9 @@ enum Command {
         /// the latest finished run by default.
         #[arg(long)]
         run: Option<String>,
+        /// Print the session setup time and each statement's time and rows on stderr.
+        #[arg(long)]
+        timing: bool,
     },
     /// The analyst's view of a run: one asset's page, or with no --asset the run's index
     /// (and with --out DIR, the index and every asset's page as files).
@@ -223,6 +226,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             format,
             snapshot,
             run,
+            timing,
         } => {
             let lake = Lake::open_existing(&cli.lake)?;
             let query = match query {
@@ -237,9 +241,24 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     q
                 }
             };
+            let start = std::time::Instant::now();
             let ctx =
                 sql::context(&lake, &snapshot, sql::needs_bundles(&query), run.as_deref()).await?;
-            for batches in sql::run(&ctx, &query).await? {
+            let ms = |t: std::time::Instant| t.elapsed().as_secs_f64() * 1e3;
+            if timing {
+                eprintln!("timing: session {:.2} ms", ms(start));
+            }
+            for (i, stmt) in sql::parse(&query)?.into_iter().enumerate() {
+                let start = std::time::Instant::now();
+                let batches = sql::execute(&ctx, stmt, None).await?;
+                if timing {
+                    let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
+                    eprintln!(
+                        "timing: statement {} {:.2} ms {rows} rows",
+                        i + 1,
+                        ms(start)
+                    );
+                }
                 if batches.iter().all(|b| b.num_columns() == 0) {
                     continue;
                 }

@@ -14,6 +14,7 @@ use datafusion::arrow::array::{ArrayRef, RecordBatch, StringArray, UInt64Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::datasource::MemTable;
 use datafusion::execution::context::SQLOptions;
+use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use datafusion::prelude::{ParquetReadOptions, SessionContext};
 use datafusion::sql::parser::{DFParser, Statement};
 use datafusion::sql::sqlparser::dialect::GenericDialect;
@@ -49,19 +50,23 @@ pub async fn context(
     let (names, _) = lake.list_level("tables/").await?;
     let mut tables = BTreeSet::new();
     for name in &names {
-        // a table directory holds at least one Parquet part (else DataFusion cannot
-        // infer its schema)
-        if lake
-            .list(&format!("tables/{name}/"))
-            .await?
-            .iter()
-            .any(|k| k.ends_with(".parquet"))
-        {
-            let url = lake.table_url(&format!("tables/{name}"));
-            ctx.register_parquet(name.as_str(), &url, ParquetReadOptions::default())
-                .await?;
-            tables.insert(name.clone());
-        }
+        // A table directory holds at least one Parquet part (else there is no schema).
+        // dossier writes every part of a table with one schema, so the first part's
+        // footer gives it: inferring it from all parts would read every footer.
+        let keys = lake.list(&format!("tables/{name}/")).await?;
+        let Some(first) = keys.iter().find(|k| k.ends_with(".parquet")) else {
+            continue;
+        };
+        let footer = ParquetRecordBatchReaderBuilder::try_new(lake.get(first).await?)?;
+        let schema = footer.schema().clone();
+        let url = lake.table_url(&format!("tables/{name}"));
+        ctx.register_parquet(
+            name.as_str(),
+            &url,
+            ParquetReadOptions::default().schema(&schema),
+        )
+        .await?;
+        tables.insert(name.clone());
     }
     register_runs(&ctx, lake, run).await?;
     if VIEW_INPUTS.iter().all(|t| tables.contains(*t)) {
@@ -294,16 +299,14 @@ pub async fn execute(
     if let Some(o) = options {
         o.verify_plan(&plan)?;
     }
-    Ok(ctx.execute_logical_plan(plan).await?.collect().await?)
-}
-
-/// Runs every statement of the text in order; one result per statement.
-pub async fn run(ctx: &SessionContext, text: &str) -> Result<Vec<Vec<RecordBatch>>, Error> {
-    let mut out = Vec::new();
-    for stmt in parse(text)? {
-        out.push(execute(ctx, stmt, None).await?);
+    let df = ctx.execute_logical_plan(plan).await?;
+    let schema = Arc::new(df.schema().as_arrow().clone());
+    let batches = df.collect().await?;
+    // no rows still has columns: a table or CSV header, not nothing
+    if batches.is_empty() && !schema.fields().is_empty() {
+        return Ok(vec![RecordBatch::new_empty(schema)]);
     }
-    Ok(out)
+    Ok(batches)
 }
 
 /// Options for a read-only session: queries only (no DDL, DML or `SET`).

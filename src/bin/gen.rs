@@ -23,6 +23,11 @@ struct Args {
     /// empty cells of their assets (OUT/empty.parquet), for the precedence rules.
     #[arg(long, default_value_t = 0)]
     candidates: usize,
+    /// Give every fourth study with results a second data version that changes one
+    /// value: at the same data cutoff for every eighth (an unresolved conflict), a later
+    /// one otherwise (resolved by cutoff).
+    #[arg(long)]
+    revisions: bool,
 }
 
 const CLASSES: [&str; 5] = [
@@ -324,10 +329,24 @@ fn main() -> anyhow::Result<()> {
             9_000_000 + i / 3,
             INDICATIONS[i % 5]
         );
+        let trial = study(i, &nct, &drug);
         write(
             &imp.join(format!("ctgov/{nct}.json")),
-            &serde_json::to_vec_pretty(&study(i, &nct, &drug))?,
+            &serde_json::to_vec_pretty(&trial)?,
         )?;
+        if args.revisions && i.is_multiple_of(4) && trial["hasResults"] == true {
+            let mut revised = trial.clone();
+            let m = &mut revised["resultsSection"]["outcomeMeasuresModule"]["outcomeMeasures"][0]["classes"]
+                [0]["categories"][0]["measurements"][0]["value"];
+            *m = format!("{}.5", 60 + i % 30).into();
+            if !i.is_multiple_of(8) {
+                revised["derivedSection"]["miscInfoModule"]["versionHolder"] = "2025-12-31".into();
+            }
+            write(
+                &imp.join(format!("ctgov/{nct}_v2.json")),
+                &serde_json::to_vec_pretty(&revised)?,
+            )?;
+        }
         write(
             &imp.join(format!("fda_label/{drug}.json")),
             &serde_json::to_vec_pretty(&label(i, &drug))?,
