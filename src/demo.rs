@@ -1,4 +1,4 @@
-//! `dossier demo`: the whole pipeline as built so far (snapshot, then an extractive run), on the bundled fictional
+//! `dossier demo`: the whole pipeline (snapshot, an extractive run, the HTML report), on the bundled fictional
 //! fixtures, offline, into a fresh lake. Only removes a lake it created itself
 //! (marked by a `.dossier-demo` file).
 
@@ -62,5 +62,12 @@ pub async fn run(
         },
     )
     .await?;
+    // the analyst's pages of the run, beside the lake's tables
+    let ctx = crate::sql::context(&lake, "latest", false, Some(&run.run_id)).await?;
+    let row = crate::sql::pick_run(&crate::sql::runs(&lake).await?, Some(&run.run_id))?
+        .cloned()
+        .ok_or_else(|| Error::Internal("the demo's run has no manifest".into()))?;
+    let data = crate::report::load(&ctx, row, None).await?;
+    crate::report::write_dir(&lake_dir.join("report"), crate::report::Format::Html, &data)?;
     Ok((snap, run))
 }

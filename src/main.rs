@@ -296,24 +296,9 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 }
                 (None, None) => print!("{}", report::index_page(format, &data)),
                 (None, Some(dir)) => {
-                    std::fs::create_dir_all(dir)
-                        .with_context(|| format!("creating {}", dir.display()))?;
-                    let ext = format.extension();
-                    let write = |name: &str, text: String| {
-                        let path = dir.join(format!("{name}.{ext}"));
-                        std::fs::write(&path, text)
-                            .with_context(|| format!("writing {}", path.display()))
-                    };
-                    write("index", report::index_page(format, &data))?;
-                    for (a, page) in &data.assets {
-                        write(a, report::asset_page(format, &data.run, a, page))?;
-                    }
+                    let pages = report::write_dir(dir, format, &data)?;
                     if !cli.quiet {
-                        eprintln!(
-                            "wrote {} pages and the index to {}",
-                            data.assets.len(),
-                            dir.display()
-                        );
+                        eprintln!("wrote {pages} pages to {}", dir.display());
                     }
                 }
             }
@@ -462,7 +447,14 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             eprint!("{}", run_summary(&run));
             println!("{}", out.id);
             let l = lake_dir.display();
+            eprintln!("\nReport: {l}/report/index.html (one page per asset)");
             eprintln!("\nWhat to look at next:");
+            eprintln!(
+                "  dossier --lake {l} sql        # the interactive prompt; \\d lists tables and views"
+            );
+            eprintln!(
+                "  dossier --lake {l} sql \"SELECT field, endpoint, arm, value, unit, status FROM profile WHERE asset_id = 'zelnorib' AND section = 'efficacy'\""
+            );
             eprintln!(
                 "  dossier --lake {l} sql \"SELECT asset_id, family, status, detail FROM asset_families ORDER BY asset_id, family\""
             );

@@ -762,6 +762,27 @@ pub fn index_md(report: &RunReport) -> String {
     out
 }
 
+/// Writes the index and every asset's page into a directory; returns the pages written.
+pub fn write_dir(
+    dir: &std::path::Path,
+    format: Format,
+    report: &RunReport,
+) -> Result<usize, Error> {
+    let io = |path: &std::path::Path, e: std::io::Error| {
+        Error::Invalid(format!("writing {}: {e}", path.display()))
+    };
+    std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    let write = |name: &str, text: String| {
+        let path = dir.join(format!("{name}.{}", format.extension()));
+        std::fs::write(&path, text).map_err(|e| io(&path, e))
+    };
+    write("index", index_page(format, report))?;
+    for (asset, page) in &report.assets {
+        write(asset, asset_page(format, &report.run, asset, page))?;
+    }
+    Ok(report.assets.len() + 1)
+}
+
 pub fn asset_page(format: Format, run: &RunRow, asset: &str, page: &AssetPage) -> String {
     match format {
         Format::Html => asset_html(run, asset, page),

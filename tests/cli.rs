@@ -296,6 +296,13 @@ fn demo_runs_offline_and_covers_every_family() {
     );
     assert_eq!(cells.len(), 3, "{cells:?}");
     assert!(cells.iter().all(|c| c["v"].as_i64().unwrap() > 0));
+    // ... and writes the analyst's pages: the index links every asset's page
+    let index = std::fs::read_to_string(dir.join("report/index.html")).unwrap();
+    for a in ["quorvimab", "velantide", "zelnorib"] {
+        assert!(index.contains(&format!("href=\"{a}.html\"")), "{index}");
+        let page = std::fs::read_to_string(dir.join(format!("report/{a}.html"))).unwrap();
+        assert!(page.contains("data-status=\"value\""), "{a}");
+    }
     // A second demo into the same lake starts fresh and gives the same id.
     let again = dossier()
         .args(["--lake", dir.to_str().unwrap(), "demo"])
