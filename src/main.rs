@@ -44,9 +44,16 @@ enum Command {
         /// Import raw files laid out as DIR/<family>/...
         #[arg(long, conflicts_with = "live", required_unless_present = "live")]
         import: Option<PathBuf>,
-        /// Fetch from the public APIs (not built yet).
+        /// Fetch from the public APIs (politely; conditional requests against the lake's
+        /// fetch cache).
         #[arg(long)]
         live: bool,
+        /// `[live]` settings: user agent, API keys, base URLs, limits, retries.
+        #[arg(long, requires = "live")]
+        live_config: Option<PathBuf>,
+        /// Also write every response fetched as an import directory (what --import reads).
+        #[arg(long, requires = "live")]
+        save_responses: Option<PathBuf>,
     },
     /// SQL over the lake's tables. With no query: an interactive prompt on a terminal,
     /// else the statements on stdin.
@@ -208,9 +215,28 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             portfolio,
             import,
             live,
+            live_config,
+            save_responses,
         } => {
             if live {
-                bail!("--live fetching is not built yet; use --import DIR");
+                let portfolio = Portfolio::load(&portfolio)?;
+                let lake = Lake::open(&cli.lake)?;
+                let cfg = dossier::fetch::LiveConfig::load(live_config.as_deref())?;
+                let progress = !cli.quiet && std::io::stderr().is_terminal();
+                let (out, stats) = dossier::fetch::snapshot_live(
+                    &lake,
+                    &portfolio,
+                    &cfg,
+                    progress,
+                    save_responses.as_deref(),
+                )
+                .await?;
+                if !cli.quiet {
+                    eprint!("{}", summary(&out));
+                    eprint!("{}", live_summary(&stats));
+                }
+                println!("{}", out.id);
+                return Ok(ExitCode::SUCCESS);
             }
             let dir = import.context("--import DIR is required")?;
             let portfolio = Portfolio::load(&portfolio)?;
@@ -561,6 +587,40 @@ fn run_summary(out: &dossier::run::RunOutcome) -> String {
 }
 
 /// The stderr summary of a snapshot: records per family, statuses, throughput.
+fn live_summary(s: &dossier::fetch::LiveStats) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "  fetched in {:.2}s: {:.1} MB downloaded, {} bodies reused from the cache (304)",
+        s.fetch_secs,
+        s.downloaded_bytes as f64 / 1e6,
+        s.reused
+    );
+    for (api, st) in &s.requests {
+        let limit = s
+            .limits
+            .get(api)
+            .or_else(|| s.limits.get("web"))
+            .copied()
+            .unwrap_or(0.0);
+        let rate = st
+            .rate()
+            .map(|r| format!("{r:.2}/s ({:.0}% of {limit:.2}/s)", 100.0 * r / limit))
+            .unwrap_or_else(|| "-".into());
+        let _ = writeln!(
+            out,
+            "  {api}: {} requests, {} retries, {} not modified, {} failed, {:.1} MB, {rate}",
+            st.requests,
+            st.retries,
+            st.not_modified,
+            st.failures,
+            st.bytes as f64 / 1e6
+        );
+    }
+    out
+}
+
 fn summary(out: &SnapshotOutcome) -> String {
     use std::collections::BTreeMap;
     use std::fmt::Write;

@@ -29,6 +29,19 @@ pub struct SnapshotManifest {
     /// Files that parsed but could not become citable records, with the reason.
     #[serde(default)]
     pub unplaced: Vec<Unplaced>,
+    /// Live snapshots: every family fetch of an asset that failed after retries.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fetch_failures: Vec<FetchFailure>,
+}
+
+/// A family of an asset whose fetch failed after retries (its status is `fetch_failed`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FetchFailure {
+    pub asset: String,
+    pub family: Family,
+    /// The request that failed.
+    pub url: String,
+    pub error: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -97,6 +97,7 @@ pub fn build(
         sources_bundle: Hash256::of(&sources),
         sources: imported.records.iter().map(CatalogEntry::of).collect(),
         unplaced: imported.unplaced.clone(),
+        fetch_failures: Vec::new(),
     };
     blobs.push(sources);
     Ok((manifest, blobs))

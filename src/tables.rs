@@ -38,9 +38,34 @@ fn batch(cols: Vec<(&str, ArrayRef)>) -> Result<RecordBatch, ArrowError> {
 /// `catalog`: snapshot_id, source_id, family, record_key, url, retrieved_at,
 /// content_sha256, fetch_status, cutoff_date, title, error.
 pub fn catalog(id: &Hash256, m: &SnapshotManifest) -> Result<RecordBatch, ArrowError> {
-    let s = &m.sources;
+    // every record, then one row per failed request (live snapshots), so the catalog says
+    // what the snapshot could not fetch and why
+    let mut failed: Vec<crate::manifest::CatalogEntry> = Vec::new();
+    for f in &m.fetch_failures {
+        let source_id = format!(
+            "{}:fetch-failed@{}",
+            f.family,
+            &crate::model::sha256_hex(f.url.as_bytes())[..16]
+        );
+        if failed.iter().any(|e| e.source_id == source_id) {
+            continue;
+        }
+        failed.push(crate::manifest::CatalogEntry {
+            source_id,
+            family: f.family,
+            record_key: f.asset.clone(),
+            url: f.url.clone(),
+            retrieved_at: None,
+            content_sha256: String::new(),
+            cutoff_date: None,
+            title: None,
+            fetch_status: "fetch_failed".into(),
+            error: Some(f.error.clone()),
+        });
+    }
+    let s: Vec<&crate::manifest::CatalogEntry> = m.sources.iter().chain(&failed).collect();
     let col = |f: &dyn Fn(&crate::manifest::CatalogEntry) -> Option<String>| {
-        strings(s.iter().map(f).collect())
+        strings(s.iter().map(|e| f(e)).collect())
     };
     batch(vec![
         ("snapshot_id", col(&|_| Some(id.to_string()))),

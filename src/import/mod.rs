@@ -194,13 +194,24 @@ pub fn import_dir(dir: &Path, portfolio: &Portfolio) -> Result<Imported, ImportE
         .into_par_iter()
         .map(|f| (f.rel.clone(), f.family, parse_file(&f)))
         .collect();
+    let files = parsed.len();
+    let mut ok = Vec::with_capacity(files);
+    for (file, family, result) in parsed {
+        ok.push((file, family, result?));
+    }
+    Ok(assemble(ok, bytes_read, files))
+}
+
+/// Gathers parsed files into the import: records sorted by family, key and content,
+/// the same bytes from two files kept once, unplaced files with their reason.
+pub fn assemble(parsed: Vec<(String, Family, Parsed)>, bytes_read: u64, files: usize) -> Imported {
     let mut out = Imported {
         bytes_read,
-        files: parsed.len(),
+        files,
         ..Imported::default()
     };
     for (file, family, result) in parsed {
-        match result? {
+        match result {
             Parsed::Records(rs) => out.records.extend(rs),
             Parsed::Unplaced(reason) => out.unplaced.push(Unplaced {
                 file,
@@ -220,7 +231,7 @@ pub fn import_dir(dir: &Path, portfolio: &Portfolio) -> Result<Imported, ImportE
     out.records.dedup_by(|a, b| {
         a.family == b.family && a.record_key == b.record_key && a.content_sha256 == b.content_sha256
     });
-    Ok(out)
+    out
 }
 
 /// Parses one file with its family's parser.

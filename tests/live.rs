@@ -1,0 +1,477 @@
+//! Live snapshots against the loopback replay server (`dossier::replay`): the fixture
+//! world fetched and compared with an import of the same responses, an unchanged nightly
+//! rerun, injected faults that are retried away, failures that stay `fetch_failed`
+//! without losing other families, per-API rate limits checked from the arrival times the
+//! server saw, and the recorded openFDA and SEC exchanges of ../shared/real-sources.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use dossier::fetch::http::{Client, FetchError, HttpConfig, Limit};
+use dossier::fetch::{LiveConfig, LiveStats, snapshot_live};
+use dossier::lake::Lake;
+use dossier::portfolio::Portfolio;
+use dossier::replay::{self, Builder, Canned, Fault, World};
+
+mod common;
+use common::*;
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
+
+fn portfolio() -> Portfolio {
+    Portfolio::load(&fixtures().join("portfolio.toml")).unwrap()
+}
+
+fn world() -> World {
+    World::from_import(&fixtures().join("import"), &portfolio()).unwrap()
+}
+
+/// Settings that point every API at the server, with quick backoff and short timeouts.
+fn config(server: &replay::Server) -> LiveConfig {
+    let mut c = LiveConfig {
+        user_agent: "dossier-tests (tests@example.com)".into(),
+        ctgov_base: server.base("ctgov"),
+        openfda_base: server.base("openfda"),
+        sec_base: server.base("sec"),
+        ncbi_base: server.base("ncbi"),
+        icd10_base: server.base("icd10"),
+        web_mirror: Some(server.base("web")),
+        timeout_secs: 2.0,
+        backoff_base_ms: 10,
+        backoff_cap_ms: 100,
+        ..LiveConfig::default()
+    };
+    for api in ["ctgov", "openfda", "sec", "ncbi", "icd10", "web"] {
+        c.per_minute.insert(api.into(), 60_000.0);
+    }
+    c
+}
+
+async fn live(
+    lake: &Lake,
+    cfg: &LiveConfig,
+    save: Option<&Path>,
+) -> (dossier::snapshot::SnapshotOutcome, LiveStats) {
+    snapshot_live(lake, &portfolio(), cfg, false, save)
+        .await
+        .unwrap()
+}
+
+fn statuses(m: &dossier::manifest::SnapshotManifest) -> BTreeMap<(String, String), String> {
+    m.assets
+        .iter()
+        .flat_map(|(a, e)| {
+            e.families
+                .iter()
+                .map(move |(f, o)| ((a.clone(), f.to_string()), o.status.as_str().to_string()))
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_snapshot_equals_an_import_of_its_responses_and_an_unchanged_rerun_downloads_nothing()
+ {
+    let server = Builder::new(world()).start().await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let lake = Lake::open(dir.path().join("lake").to_str().unwrap()).unwrap();
+    let saved = dir.path().join("responses");
+    let (first, stats) = live(&lake, &config(&server), Some(&saved)).await;
+    let st = statuses(&first.manifest);
+    assert_eq!(first.manifest.mode, "live");
+    assert!(first.manifest.fetch_failures.is_empty());
+    for fam in [
+        "ctgov",
+        "fda_label",
+        "drugsfda",
+        "sec",
+        "pubmed",
+        "press",
+        "epi",
+        "icd10",
+    ] {
+        assert_eq!(st[&("zelnorib".into(), fam.into())], "ok", "{fam}: {st:?}");
+    }
+    // the study without results is found and says so; the legacy XML study is not served
+    // by the v2 API, so velantide's trials come back empty, not failed
+    assert_eq!(
+        st[&("quorvimab".into(), "ctgov".into())],
+        "not_yet_published"
+    );
+    assert_eq!(st[&("velantide".into(), "ctgov".into())], "source_empty");
+    assert!(stats.requests["ctgov"].requests >= 3);
+
+    // an import of the saved responses gives the same bundles
+    let other = tempfile::tempdir().unwrap();
+    let (imported_id, _) = snapshot(other.path(), &fixtures().join("portfolio.toml"), &saved);
+    let imported = manifest(other.path(), &imported_id);
+    for (asset, e) in &first.manifest.assets {
+        assert_eq!(
+            imported["assets"][asset]["bundle"].as_str().unwrap(),
+            e.bundle.as_str(),
+            "{asset}"
+        );
+    }
+
+    // the nightly rerun of an unchanged world: conditional requests only, same snapshot
+    let seen_before = server.log().len();
+    let (again, stats2) = live(&lake, &config(&server), None).await;
+    assert_eq!(again.id, first.id);
+    let rerun: Vec<_> = server.log()[seen_before..].to_vec();
+    assert!(!rerun.is_empty());
+    let full = rerun.iter().filter(|s| s.status == 200).count();
+    assert_eq!(full, 0, "every unchanged body answered 304: {rerun:?}");
+    assert!(stats2.reused > 0);
+    // only the small "no matches" answers (404), which are not cached, come again
+    assert!(
+        stats2.downloaded_bytes * 50 < stats.downloaded_bytes,
+        "{} of {} bytes downloaded again",
+        stats2.downloaded_bytes,
+        stats.downloaded_bytes
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn injected_faults_are_retried_away_and_change_nothing() {
+    let clean_server = Builder::new(world()).start().await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let clean_lake = Lake::open(dir.path().join("clean").to_str().unwrap()).unwrap();
+    let (clean, _) = live(&clean_lake, &config(&clean_server), None).await;
+
+    let server = Builder::new(world())
+        .fault("/ctgov/", Fault::TooMany(1), 1)
+        .fault("/openfda/drug/label.json", Fault::Status(500), 2)
+        .fault("/openfda/drug/drugsfda.json", Fault::Malformed, 1)
+        .fault("/sec/", Fault::Hang, 1)
+        .fault("efetch.fcgi", Fault::Truncate, 1)
+        .fault("/icd10/", Fault::WrongType, 1)
+        .fault(
+            "/web/https/investors",
+            Fault::Drip(Duration::from_millis(5)),
+            1,
+        )
+        .fault("/web/https/seer", Fault::Status(503), 1)
+        .start()
+        .await
+        .unwrap();
+    let lake = Lake::open(dir.path().join("faulty").to_str().unwrap()).unwrap();
+    let (faulty, stats) = live(&lake, &config(&server), None).await;
+    assert!(
+        faulty.manifest.fetch_failures.is_empty(),
+        "{:?}",
+        faulty.manifest.fetch_failures
+    );
+    assert_eq!(statuses(&faulty.manifest), statuses(&clean.manifest));
+    // the same record versions (retrieval times differ, so bundles do)
+    for (asset, e) in &clean.manifest.assets {
+        assert_eq!(faulty.manifest.assets[asset].members, e.members, "{asset}");
+    }
+    let retries: u64 = stats.requests.values().map(|s| s.retries).sum();
+    // one retry per fault, but the drip, which is slow and whole
+    assert_eq!(retries, 7, "{stats:?}");
+    // Retry-After held the whole API: after the requests already on their way when the
+    // 429 left (a few ms), no CT.gov request arrived until its second was over, and the
+    // retry came after it
+    let log = server.log();
+    let limited = log.iter().find(|s| s.status == 429).unwrap();
+    let after: Vec<Duration> = log
+        .iter()
+        .filter(|s| s.api == "ctgov" && s.at > limited.at)
+        .map(|s| s.at.duration_since(limited.at))
+        .collect();
+    for d in &after {
+        assert!(
+            *d < Duration::from_millis(50) || *d >= Duration::from_millis(990),
+            "{d:?} after the 429"
+        );
+    }
+    assert!(after.iter().any(|d| *d >= Duration::from_millis(990)));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_family_is_fetch_failed_with_its_error_and_the_others_lose_nothing() {
+    let clean_server = Builder::new(world()).start().await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let clean_lake = Lake::open(dir.path().join("clean").to_str().unwrap()).unwrap();
+    let (clean, _) = live(&clean_lake, &config(&clean_server), None).await;
+
+    // SEC answers 500 for good; openFDA labels refuse with a 403 (never retried)
+    let server = Builder::new(world())
+        .fault("/sec/", Fault::Status(500), 1000)
+        .fault("/openfda/drug/label.json", Fault::Status(403), 1000)
+        .start()
+        .await
+        .unwrap();
+    let path = dir.path().join("lake");
+    let lake = Lake::open(path.to_str().unwrap()).unwrap();
+    let (out, stats) = live(&lake, &config(&server), None).await;
+    let st = statuses(&out.manifest);
+    for asset in ["zelnorib", "quorvimab"] {
+        assert_eq!(st[&(asset.into(), "sec".into())], "fetch_failed");
+        let o = &out.manifest.assets[asset].families[&dossier::model::Family::Sec];
+        assert!(o.detail.contains("HTTP 500"), "{}", o.detail);
+    }
+    assert_eq!(st[&("zelnorib".into(), "fda_label".into())], "fetch_failed");
+    // velantide names no filer: skipped, as without the fault
+    assert_eq!(
+        st[&("velantide".into(), "sec".into())],
+        statuses(&clean.manifest)[&("velantide".into(), "sec".into())]
+    );
+    // every other family is as in the clean run
+    for (k, v) in statuses(&clean.manifest) {
+        if k.1 != "sec" && k.1 != "fda_label" {
+            assert_eq!(st[&k], v, "{k:?}");
+        }
+    }
+    // 403: one request per distinct label URL, no retry; 500: every retry spent
+    let log = server.log();
+    let labels: Vec<_> = log
+        .iter()
+        .filter(|s| s.target.contains("label.json"))
+        .collect();
+    let distinct: std::collections::BTreeSet<_> = labels.iter().map(|s| &s.target).collect();
+    assert_eq!(labels.len(), distinct.len());
+    assert_eq!(
+        stats.requests["sec"].retries,
+        4 * stats.requests["sec"].failures
+    );
+    // the errors are in the catalog table too
+    let failed = sql_json(
+        &path,
+        "SELECT family, url, error FROM catalog WHERE fetch_status = 'fetch_failed' ORDER BY family, url",
+    );
+    assert!(failed.iter().any(|r| {
+        r["family"] == "sec"
+            && r["error"]
+                .as_str()
+                .unwrap()
+                .contains("gave up after 5 attempts")
+    }));
+    assert!(
+        failed.iter().any(
+            |r| r["family"] == "fda_label" && r["error"].as_str().unwrap().contains("HTTP 403")
+        )
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_keep_each_apis_rate_limit_across_concurrent_assets() {
+    // a synthetic world of 24 assets, with limits low enough to bind
+    let dir = tempfile::tempdir().unwrap();
+    let generator = assert_cmd::cargo::cargo_bin("dossier-gen");
+    let out = std::process::Command::new(generator)
+        .args(["--assets", "24", "--out"])
+        .arg(dir.path().join("syn"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let p = Portfolio::load(&dir.path().join("syn/portfolio.toml")).unwrap();
+    let w = World::from_import(&dir.path().join("syn/import"), &p).unwrap();
+    let server = Builder::new(w)
+        .enforce("openfda", 20, Duration::from_secs(1))
+        .enforce("sec", 10, Duration::from_secs(1))
+        .start()
+        .await
+        .unwrap();
+    let mut cfg = config(&server);
+    cfg.per_minute.insert("openfda".into(), 1200.0); // 20/s
+    cfg.per_minute.insert("sec".into(), 600.0); // 10/s, SEC's own limit
+    cfg.per_minute.insert("ncbi".into(), 180.0); // 3/s, NCBI without a key
+    let lake = Lake::open(dir.path().join("lake").to_str().unwrap()).unwrap();
+    let (snap, stats) = snapshot_live(&lake, &p, &cfg, false, None).await.unwrap();
+    assert!(snap.manifest.fetch_failures.is_empty());
+    let log = server.log();
+    assert!(
+        log.iter().all(|s| s.status != 429),
+        "the server's limit was hit"
+    );
+    for (api, limit) in [("openfda", 20), ("sec", 10), ("ncbi", 3)] {
+        let max = replay::max_in_window(&log, api, Duration::from_secs(1));
+        assert!(max <= limit, "{api}: {max} requests in one second");
+        let rate = stats.requests[api].rate().unwrap();
+        assert!(rate <= limit as f64, "{api}: {rate}/s");
+        assert!(
+            rate >= 0.9 * limit as f64,
+            "{api}: only {rate}/s of {limit}/s"
+        );
+    }
+}
+
+fn vcr(name: &str) -> Vec<(String, Canned)> {
+    let text = std::fs::read_to_string(Path::new(REAL).join("http").join(name)).unwrap();
+    let doc: serde_yaml_ng::Value = serde_yaml_ng::from_str(&text).unwrap();
+    let mut out = Vec::new();
+    for i in doc["http_interactions"].as_sequence().unwrap() {
+        let uri = i["request"]["uri"].as_str().unwrap();
+        let target = uri.strip_prefix("https://api.fda.gov").unwrap();
+        let r = &i["response"];
+        let status = r["status"]
+            .as_u64()
+            .or_else(|| r["status"]["status_code"].as_u64())
+            .unwrap() as u16;
+        let mut headers = Vec::new();
+        for (k, v) in r["headers"].as_mapping().unwrap() {
+            let v = match v {
+                serde_yaml_ng::Value::Sequence(s) => s[0].as_str().unwrap_or("").to_string(),
+                other => other.as_str().unwrap_or("").to_string(),
+            };
+            headers.push((k.as_str().unwrap().to_string(), v));
+        }
+        let body = r["body"]["string"]
+            .as_str()
+            .unwrap_or("")
+            .as_bytes()
+            .to_vec();
+        out.push((
+            format!("/openfda{target}"),
+            Canned {
+                status,
+                headers,
+                body,
+            },
+        ));
+    }
+    out
+}
+
+fn client() -> Client {
+    Client::new(HttpConfig {
+        user_agent: "dossier-tests (tests@example.com)".into(),
+        timeout: Duration::from_secs(2),
+        max_bytes: 1 << 20,
+        retries: 2,
+        backoff_base: Duration::from_millis(5),
+        backoff_cap: Duration::from_millis(20),
+        max_retry_after: Duration::from_secs(5),
+        headroom: 1.0,
+        limits: BTreeMap::new(),
+        default_limit: Limit {
+            requests: 1000,
+            per: Duration::from_secs(1),
+        },
+    })
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn recorded_openfda_and_sec_exchanges_replay_with_their_headers_and_the_403() {
+    let mut b = Builder::new(World::default());
+    let mut cassettes = vcr("vcr_openFDA-R_examples_gilead.yml");
+    cassettes.extend(vcr("vcr_openFDA-R_test-paging_semaglutide_tirzepatide.yml"));
+    for (t, c) in &cassettes {
+        b = b.cassette(t, c.clone());
+    }
+    // SEC bodies with their recorded headers; the recorded sha256 must match what arrives
+    let mut sec = Vec::new();
+    for (headers, file) in [
+        (
+            "CIK0000078003_pfizer.json.headers.json",
+            "CIK0000078003_pfizer.json",
+        ),
+        (
+            "CIK0000078003_pfizer-submissions-001.json.headers.json",
+            "CIK0000078003_pfizer-submissions-001.json",
+        ),
+    ] {
+        let h: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(Path::new(REAL).join("http").join(headers)).unwrap(),
+        )
+        .unwrap();
+        let body = std::fs::read(Path::new(REAL).join("import/sec").join(file)).unwrap();
+        let target = h["url"]
+            .as_str()
+            .unwrap()
+            .replace("https://data.sec.gov", "/sec");
+        let hs = h["headers"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
+            .collect();
+        b = b.cassette(
+            &target,
+            Canned {
+                status: 200,
+                headers: hs,
+                body,
+            },
+        );
+        sec.push((target, h["sha256"].as_str().unwrap().to_string()));
+    }
+    let server = b.start().await.unwrap();
+    let c = client();
+    let base = format!("http://{}", server.addr);
+    let any = |_: &[u8]| Ok(());
+    let mut ok = 0;
+    for (target, canned) in &cassettes {
+        let url = format!("{base}{target}");
+        let got = c.get("openfda", &url, (None, None), &any).await;
+        match canned.status {
+            200 => {
+                let r = got.unwrap();
+                assert_eq!(r.body.as_ref(), canned.body.as_slice());
+                assert!(r.etag.is_some());
+                let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+                assert!(v["results"].as_array().is_some_and(|a| !a.is_empty()));
+                ok += 1;
+            }
+            403 => {
+                let e = got.unwrap_err();
+                assert!(matches!(e, FetchError::Status { status: 403, .. }), "{e}");
+            }
+            s => panic!("unexpected recorded status {s}"),
+        }
+    }
+    assert!(ok >= 5);
+    let refused: Vec<_> = server
+        .log()
+        .into_iter()
+        .filter(|s| s.status == 403)
+        .collect();
+    assert_eq!(refused.len(), 1, "a 403 is asked once: {refused:?}");
+    for (target, sha) in sec {
+        let r = c
+            .get("sec", &format!("{base}{target}"), (None, None), &any)
+            .await
+            .unwrap();
+        assert_eq!(dossier::model::sha256_hex(&r.body), sha);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn huge_bodies_and_long_retry_after_fail_cleanly() {
+    let big = vec![b'x'; 2 << 20];
+    let server = Builder::new(World::default())
+        .cassette("/big", Canned::new(200, "text/plain", big))
+        .fault("/later", Fault::TooMany(3600), 10)
+        .fault("/slow", Fault::Hang, 10)
+        .start()
+        .await
+        .unwrap();
+    let c = client();
+    let any = |_: &[u8]| Ok(());
+    let base = format!("http://{}", server.addr);
+    let e = c
+        .get("x", &format!("{base}/big"), (None, None), &any)
+        .await
+        .unwrap_err();
+    assert!(matches!(e, FetchError::TooLarge { .. }), "{e}");
+    let e = c
+        .get("x", &format!("{base}/later"), (None, None), &any)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(e, FetchError::RetryAfterTooLong { secs: 3600, .. }),
+        "{e}"
+    );
+    let e = c
+        .get("x", &format!("{base}/slow"), (None, None), &any)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(e, FetchError::Exhausted { attempts: 3, .. }),
+        "{e}"
+    );
+}
