@@ -281,6 +281,39 @@ pub fn max_in_window(log: &[Seen], api: &str, per: Duration) -> usize {
     best
 }
 
+/// Per API, from the arrival log: requests, arrival rate between the first and the last,
+/// and the most requests seen in any 1 s and any 60 s window (`GET /__stats`).
+pub fn stats_json(log: &[Seen]) -> String {
+    let mut apis: BTreeMap<&str, Vec<Instant>> = BTreeMap::new();
+    for s in log {
+        apis.entry(s.api.as_str()).or_default().push(s.at);
+    }
+    let mut out = serde_json::Map::new();
+    for (api, times) in apis {
+        let span = times
+            .last()
+            .zip(times.first())
+            .map(|(l, f)| l.duration_since(*f).as_secs_f64())
+            .unwrap_or(0.0);
+        let rate = if span > 0.0 {
+            (times.len() - 1) as f64 / span
+        } else {
+            0.0
+        };
+        out.insert(
+            api.to_string(),
+            serde_json::json!({
+                "requests": times.len(),
+                "span_secs": span,
+                "rate_per_sec": rate,
+                "max_in_1s": max_in_window(log, api, Duration::from_secs(1)),
+                "max_in_60s": max_in_window(log, api, Duration::from_secs(60)),
+            }),
+        );
+    }
+    serde_json::Value::Object(out).to_string()
+}
+
 fn reason(status: u16) -> &'static str {
     match status {
         200 => "OK",
@@ -339,6 +372,17 @@ async fn serve(mut stream: TcpStream, state: Arc<State>) -> std::io::Result<()> 
             .count()
             >= *n
     });
+    if target == "/__stats" {
+        let body = stats_json(&state.log.lock().expect("log lock"));
+        let c = Canned::new(200, "application/json", body);
+        let head = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            c.body.len()
+        );
+        stream.write_all(head.as_bytes()).await?;
+        stream.write_all(&c.body).await?;
+        return Ok(());
+    }
     let mut answer = if over_limit {
         let mut c = Canned::new(429, "text/plain", "rate limit exceeded");
         c.headers.push(("Retry-After".into(), "1".into()));

@@ -475,3 +475,45 @@ async fn huge_bodies_and_long_retry_after_fail_cleanly() {
         "{e}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cli_reads_its_live_config_and_refuses_a_bad_one() {
+    let server = Builder::new(world()).start().await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("live.toml");
+    let mut doc = BTreeMap::new();
+    doc.insert("live", config(&server));
+    std::fs::write(&file, toml::to_string(&doc).unwrap()).unwrap();
+    let lake = dir.path().join("lake");
+    let args = |cfg: &Path| {
+        let mut c = dossier();
+        c.args(["--lake", lake.to_str().unwrap(), "snapshot", "--portfolio"])
+            .arg(fixtures().join("portfolio.toml"))
+            .args(["--live", "--live-config"])
+            .arg(cfg);
+        c
+    };
+    let mut good = args(&file);
+    let out = tokio::task::spawn_blocking(move || good.output().unwrap())
+        .await
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim().len(), 64);
+    assert!(
+        stderr.contains("ctgov: ") && stderr.contains("% of"),
+        "{stderr}"
+    );
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "[live]\nretries = 2\nretry = 3\n").unwrap();
+    let mut refused = args(&bad);
+    let out = tokio::task::spawn_blocking(move || refused.output().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("bad.toml") && stderr.contains("retry"),
+        "{stderr}"
+    );
+}

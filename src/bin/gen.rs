@@ -28,6 +28,11 @@ struct Args {
     /// one otherwise (resolved by cutoff).
     #[arg(long)]
     revisions: bool,
+    /// Serve OUT/import (with OUT/portfolio.toml) on a loopback replay server instead of
+    /// writing anything: prints its address, answers until killed (`GET /__stats` gives
+    /// the per-API arrival rates and windows).
+    #[arg(long)]
+    replay: bool,
 }
 
 const CLASSES: [&str; 5] = [
@@ -306,6 +311,19 @@ fn candidates(n: usize) -> anyhow::Result<(Vec<u8>, Vec<u8>)> {
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
+    if args.replay {
+        let rt = tokio::runtime::Runtime::new()?;
+        return rt.block_on(async {
+            let p = dossier::portfolio::Portfolio::load(&args.out.join("portfolio.toml"))?;
+            let world = dossier::replay::World::from_import(&args.out.join("import"), &p)?;
+            let server = dossier::replay::Builder::new(world).start().await?;
+            println!("http://{}", server.addr);
+            use std::io::Write;
+            std::io::stdout().flush()?;
+            tokio::signal::ctrl_c().await?;
+            Ok(())
+        });
+    }
     if args.candidates > 0 {
         let (accepted, empty) = candidates(args.candidates)?;
         write(&args.out.join("accepted.parquet"), &accepted)?;
