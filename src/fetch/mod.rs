@@ -673,13 +673,7 @@ impl Fetcher<'_> {
                 continue;
             };
             let fetch_url = match &self.cfg.web_mirror {
-                Some(m) => format!(
-                    "{}/{}/{}{}",
-                    m.trim_end_matches('/'),
-                    parsed.scheme(),
-                    parsed.host_str().unwrap_or(""),
-                    &u[u.find(parsed.path()).unwrap_or(u.len())..]
-                ),
+                Some(m) => mirrored(m, &parsed),
                 None => u.clone(),
             };
             let ext = parsed
@@ -733,6 +727,18 @@ impl Fetcher<'_> {
         bars.overall.inc(1);
         out
     }
+}
+
+/// A press or epidemiology URL on a mirror: `{mirror}/{scheme}/{host}{path}?{query}`.
+fn mirrored(mirror: &str, u: &url::Url) -> String {
+    format!(
+        "{}/{}/{}{}{}",
+        mirror.trim_end_matches('/'),
+        u.scheme(),
+        u.host_str().unwrap_or(""),
+        u.path(),
+        u.query().map(|q| format!("?{q}")).unwrap_or_default()
+    )
 }
 
 /// Progress on stderr: one bar per family and one overall, hidden when quiet.
@@ -862,10 +868,11 @@ pub async fn snapshot_live(
     })
     .await?;
     let id = snapshot::write(lake, &manifest, blobs).await?;
+    let requests = fetcher.client.stats();
     let stats = LiveStats {
-        requests: fetcher.client.stats(),
+        downloaded_bytes: requests.values().map(|s| s.bytes).sum(),
+        requests,
         reused: *fetcher.reused.lock().expect("reused lock"),
-        downloaded_bytes: fetcher.client.stats().values().map(|s| s.bytes).sum(),
         limits: cfg
             .limits()
             .0
@@ -904,4 +911,38 @@ fn save_responses(dir: &Path, files: &[ImportFile]) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mirrored_urls_keep_path_and_query() {
+        let m = "http://127.0.0.1:9/web/";
+        let u = |s: &str| url::Url::parse(s).unwrap();
+        assert_eq!(
+            mirrored(m, &u("https://seer.example/explorer/cml.csv?x=1&y=2")),
+            "http://127.0.0.1:9/web/https/seer.example/explorer/cml.csv?x=1&y=2"
+        );
+        assert_eq!(
+            mirrored(m, &u("https://press.example")),
+            "http://127.0.0.1:9/web/https/press.example/"
+        );
+    }
+
+    #[test]
+    fn limits_default_to_the_documented_ones_and_a_key_raises_ncbi() {
+        let mut c = LiveConfig::default();
+        let (l, web) = c.limits();
+        assert!((l["openfda"].per_second() - 4.0).abs() < 1e-9);
+        assert!((l["sec"].per_second() - 10.0).abs() < 1e-9);
+        assert!((l["ncbi"].per_second() - 3.0).abs() < 1e-9);
+        assert!((web.per_second() - 1.0).abs() < 1e-9);
+        c.ncbi_api_key = Some("k".into());
+        c.per_minute.insert("openfda".into(), 120.0);
+        let (l, _) = c.limits();
+        assert!((l["ncbi"].per_second() - 10.0).abs() < 1e-9);
+        assert!((l["openfda"].per_second() - 2.0).abs() < 1e-9);
+    }
 }
