@@ -105,6 +105,12 @@ impl ApiStats {
 struct Gate {
     limiter: DefaultDirectRateLimiter,
     closed_until: Mutex<Option<Instant>>,
+    /// The last `requests` send instants: the oldest must be a whole window (plus a
+    /// guard) ago before another request goes, so a send that left late (a busy machine,
+    /// a slow connect) cannot squeeze one request too many into a server's window.
+    sent: Mutex<std::collections::VecDeque<Instant>>,
+    requests: usize,
+    window: Duration,
 }
 
 impl Gate {
@@ -120,8 +126,28 @@ impl Gate {
             self.limiter.until_ready().await;
             // a Retry-After may have closed the gate while this task waited its turn
             let closed = *self.closed_until.lock().expect("gate lock");
-            if closed.is_none_or(|t| t <= Instant::now()) {
-                return;
+            if closed.is_some_and(|t| t > Instant::now()) {
+                continue;
+            }
+            let wait = {
+                let mut sent = self.sent.lock().expect("gate lock");
+                let now = Instant::now();
+                match sent.front() {
+                    Some(oldest) if sent.len() >= self.requests && now < *oldest + self.window => {
+                        Some(*oldest + self.window)
+                    }
+                    _ => {
+                        sent.push_back(now);
+                        while sent.len() > self.requests {
+                            sent.pop_front();
+                        }
+                        None
+                    }
+                }
+            };
+            match wait {
+                None => return,
+                Some(t) => tokio::time::sleep_until(t.into()).await,
             }
         }
     }
@@ -195,15 +221,17 @@ impl Client {
             .entry(api.to_string())
             .or_insert_with(|| {
                 let limit = self.limit(api);
-                let period = limit.per.as_secs_f64()
-                    / (limit.requests.max(1) as f64)
-                    / self.cfg.headroom.clamp(0.01, 1.0);
+                let headroom = self.cfg.headroom.clamp(0.01, 1.0);
+                let period = limit.per.as_secs_f64() / (limit.requests.max(1) as f64) / headroom;
                 let quota = Quota::with_period(Duration::from_secs_f64(period))
                     .expect("a positive period")
                     .allow_burst(NonZeroU32::MIN);
                 Arc::new(Gate {
                     limiter: RateLimiter::direct(quota),
                     closed_until: Mutex::new(None),
+                    sent: Mutex::new(std::collections::VecDeque::new()),
+                    requests: limit.requests.max(1) as usize,
+                    window: limit.per.mul_f64(2.0 - headroom),
                 })
             })
             .clone()

@@ -147,12 +147,27 @@ impl LiveConfig {
             ("icd10", 600.0),
             ("web", 60.0),
         ];
+        // the window a limit is stated in: a second when it is whole requests per second
+        // (SEC, NCBI), else a minute (openFDA's 240/min is 4/s, so a second too), else one
+        // request per its share of a minute
         let limit = |per_min: f64| {
-            // an exact fraction: requests per window, the window one minute
-            let requests = (per_min * 1000.0).round().max(1.0) as u32;
-            Limit {
-                requests,
-                per: Duration::from_secs(60_000),
+            let per_min = per_min.max(1e-3);
+            let per_sec = per_min / 60.0;
+            if per_sec >= 1.0 && (per_sec - per_sec.round()).abs() < 1e-9 {
+                Limit {
+                    requests: per_sec.round() as u32,
+                    per: Duration::from_secs(1),
+                }
+            } else if per_min >= 1.0 && (per_min - per_min.round()).abs() < 1e-9 {
+                Limit {
+                    requests: per_min.round() as u32,
+                    per: Duration::from_secs(60),
+                }
+            } else {
+                Limit {
+                    requests: 1,
+                    per: Duration::from_secs_f64(60.0 / per_min),
+                }
             }
         };
         let mut out = BTreeMap::new();
@@ -944,5 +959,21 @@ mod tests {
         let (l, _) = c.limits();
         assert!((l["ncbi"].per_second() - 10.0).abs() < 1e-9);
         assert!((l["openfda"].per_second() - 2.0).abs() < 1e-9);
+        // whole requests per second are a one-second window; others a minute, or less
+        assert_eq!(
+            (l["sec"].requests, l["sec"].per),
+            (10, Duration::from_secs(1))
+        );
+        c.per_minute.insert("sec".into(), 90.0);
+        c.per_minute.insert("ncbi".into(), 0.5);
+        let (l, _) = c.limits();
+        assert_eq!(
+            (l["sec"].requests, l["sec"].per),
+            (90, Duration::from_secs(60))
+        );
+        assert_eq!(
+            (l["ncbi"].requests, l["ncbi"].per),
+            (1, Duration::from_secs(120))
+        );
     }
 }
