@@ -129,25 +129,30 @@ impl Gate {
             if closed.is_some_and(|t| t > Instant::now()) {
                 continue;
             }
-            let wait = {
-                let mut sent = self.sent.lock().expect("gate lock");
-                let now = Instant::now();
-                match sent.front() {
-                    Some(oldest) if sent.len() >= self.requests && now < *oldest + self.window => {
-                        Some(*oldest + self.window)
-                    }
-                    _ => {
-                        sent.push_back(now);
-                        while sent.len() > self.requests {
-                            sent.pop_front();
+            // the permit is this task's: wait out the window without giving it back
+            loop {
+                let wait = {
+                    let mut sent = self.sent.lock().expect("gate lock");
+                    let now = Instant::now();
+                    match sent.front() {
+                        Some(oldest)
+                            if sent.len() >= self.requests && now < *oldest + self.window =>
+                        {
+                            Some(*oldest + self.window)
                         }
-                        None
+                        _ => {
+                            sent.push_back(now);
+                            while sent.len() > self.requests {
+                                sent.pop_front();
+                            }
+                            None
+                        }
                     }
+                };
+                match wait {
+                    None => return,
+                    Some(t) => tokio::time::sleep_until(t.into()).await,
                 }
-            };
-            match wait {
-                None => return,
-                Some(t) => tokio::time::sleep_until(t.into()).await,
             }
         }
     }
