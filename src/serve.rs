@@ -25,7 +25,6 @@ use arrow_flight::{
 use datafusion::arrow::datatypes::Schema;
 use datafusion::arrow::ipc::writer::IpcWriteOptions;
 use datafusion::arrow::record_batch::RecordBatch;
-use datafusion::datasource::TableType;
 use datafusion::logical_expr::LogicalPlan;
 use datafusion::prelude::SessionContext;
 use futures::{Stream, TryStreamExt, stream};
@@ -165,28 +164,6 @@ impl Server {
             .build(stream::once(async move { batch }))
             .map_err(Status::from);
         Response::new(Box::pin(out))
-    }
-
-    /// Every table and view of the session with its kind and schema.
-    async fn tables(&self) -> Result<Vec<(String, &'static str, Arc<Schema>)>, Status> {
-        let ctx = self.ctx().await?;
-        let schema = ctx
-            .catalog(CATALOG)
-            .and_then(|c| c.schema(SCHEMA))
-            .ok_or_else(|| Status::internal("no default schema"))?;
-        let mut names = schema.table_names();
-        names.sort();
-        let mut out = Vec::new();
-        for n in names {
-            if let Some(t) = schema.table(&n).await.map_err(status)? {
-                let kind = match t.table_type() {
-                    TableType::View => "VIEW",
-                    _ => "TABLE",
-                };
-                out.push((n, kind, t.schema()));
-            }
-        }
-        Ok(out)
     }
 }
 
@@ -354,9 +331,10 @@ impl FlightSqlService for Server {
         query: CommandGetTables,
         _request: Request<Ticket>,
     ) -> Result<Response<DoGetStream>, Status> {
-        let tables = self.tables().await?;
+        let tables = sql::tables(&self.ctx().await?).await.map_err(internal)?;
         let mut b = query.into_builder();
-        for (name, kind, schema) in tables {
+        for (name, view, schema) in tables {
+            let kind = if view { "VIEW" } else { "TABLE" };
             b.append(CATALOG, SCHEMA, name, kind, &schema)
                 .map_err(status)?;
         }

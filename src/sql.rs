@@ -317,11 +317,12 @@ pub fn read_only() -> SQLOptions {
         .with_allow_statements(false)
 }
 
-/// The views, tables and their columns, for the prompt's `\d`.
-pub async fn describe(
+/// Every table and view of the session's default schema, sorted by name: its name,
+/// whether it is a view, and its Arrow schema. The prompt's `\d` and the Flight SQL
+/// server's table listing both read this.
+pub async fn tables(
     ctx: &SessionContext,
-    name: Option<&str>,
-) -> Result<Vec<(String, String, Vec<(String, String)>)>, Error> {
+) -> Result<Vec<(String, bool, datafusion::arrow::datatypes::SchemaRef)>, Error> {
     let catalog = ctx
         .catalog("datafusion")
         .ok_or_else(|| Error::Internal("no default catalog".into()))?;
@@ -331,21 +332,33 @@ pub async fn describe(
     let mut names = schema.table_names();
     names.sort();
     let mut out = Vec::new();
-    for n in names.into_iter().filter(|n| name.is_none_or(|w| w == n)) {
+    for n in names {
         if let Some(t) = schema.table(&n).await? {
-            let kind = match t.table_type() {
-                datafusion::datasource::TableType::View => "view",
-                _ => "table",
-            };
-            let cols = t
-                .schema()
+            let view = t.table_type() == datafusion::datasource::TableType::View;
+            out.push((n, view, t.schema()));
+        }
+    }
+    Ok(out)
+}
+
+/// The views, tables and their columns, for the prompt's `\d`.
+pub async fn describe(
+    ctx: &SessionContext,
+    name: Option<&str>,
+) -> Result<Vec<(String, String, Vec<(String, String)>)>, Error> {
+    let out: Vec<_> = tables(ctx)
+        .await?
+        .into_iter()
+        .filter(|(n, _, _)| name.is_none_or(|w| w == n))
+        .map(|(n, view, schema)| {
+            let cols = schema
                 .fields()
                 .iter()
                 .map(|f| (f.name().clone(), f.data_type().to_string()))
                 .collect();
-            out.push((n, kind.to_string(), cols));
-        }
-    }
+            (n, if view { "view" } else { "table" }.to_string(), cols)
+        })
+        .collect();
     if let Some(n) = name
         && out.is_empty()
     {
