@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REAL=${1:-../shared/real-sources}
-cargo build --quiet --bins
+cargo build --quiet --workspace --bins
 BIN=${CARGO_TARGET_DIR:-target}/debug/dossier
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -9,7 +9,7 @@ N=${1:-500}
 BUDGET=${2:-2000}
 QUERY="primary endpoint hazard ratio response rate versus placebo"
 SEED=../shared/seeds/004_6eb47fa31ca46851.txt
-cargo build --release --quiet --bins
+cargo build --release --quiet --workspace --bins
 BIN=${CARGO_TARGET_DIR:-target}/release
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

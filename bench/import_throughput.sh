@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-500}
 RUNS=${2:-3}
-cargo build --release --quiet --bins
+cargo build --release --quiet --workspace --bins
 BIN=${CARGO_TARGET_DIR:-target}/release
 tmp=$(mktemp -d)
 # The lake goes to tmpfs when there is one, so disk noise does not swamp parsing.

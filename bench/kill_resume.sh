@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-500}
 K=${2:-20}
-cargo build --release --quiet --bins
+cargo build --release --quiet --workspace --bins
 BIN=${CARGO_TARGET_DIR:-target}/release
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

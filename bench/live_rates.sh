@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-500}
 SCALE=${2:-1}
-cargo build --release --quiet --bins
+cargo build --release --quiet --workspace --bins
 BIN=${CARGO_TARGET_DIR:-target}/release
 tmp=$(mktemp -d)
 "$BIN/dossier-gen" --assets "$N" --out "$tmp/syn" 2>/dev/null

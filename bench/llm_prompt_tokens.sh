@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUDGET=${1:-6000}
 REAL=${2:-../shared/real-sources}
-cargo build --quiet --bins
+cargo build --quiet --workspace --bins
 BIN=${CARGO_TARGET_DIR:-target}/debug/dossier
 tmp=$(mktemp -d)
 python3 - "$tmp/port" <<'PY' &

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 N=${1:-1000000}
 RUNS=${2:-3}
 python3 -c 'import duckdb' 2>/dev/null || pip install --quiet duckdb
-cargo build --release --quiet --bins
+cargo build --release --quiet --workspace --bins
 BIN=${CARGO_TARGET_DIR:-target}/release
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-500}
-cargo build --release --quiet --bins
+cargo build --release --quiet --workspace --bins
 BIN=${CARGO_TARGET_DIR:-target}/release
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::Error;
 use crate::lake::Lake;
-use crate::portfolio::Portfolio;
+use crate::domain::portfolio::Portfolio;
 use crate::snapshot::{self, SnapshotOutcome};
 
 pub const MARKER: &str = ".dossier-demo";
@@ -55,7 +55,7 @@ pub async fn run(
             reasoner: crate::run::Reasoner::Extractive,
             run_id: None,
             llm: None,
-            ranks: crate::precedence::Ranks::default_ranks(),
+            ranks: crate::run::precedence::Ranks::default_ranks(),
             shard: None,
             progress: false,
             jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -63,11 +63,11 @@ pub async fn run(
     )
     .await?;
     // the analyst's pages of the run, beside the lake's tables
-    let ctx = crate::sql::context(&lake, "latest", false, Some(&run.run_id)).await?;
-    let row = crate::sql::pick_run(&crate::sql::runs(&lake).await?, Some(&run.run_id))?
+    let ctx = crate::access::sql::context(&lake, "latest", false, Some(&run.run_id)).await?;
+    let row = crate::access::sql::pick_run(&crate::access::sql::runs(&lake).await?, Some(&run.run_id))?
         .cloned()
         .ok_or_else(|| Error::Internal("the demo's run has no manifest".into()))?;
-    let data = crate::report::load(&ctx, row, None).await?;
-    crate::report::write_dir(&lake_dir.join("report"), crate::report::Format::Html, &data)?;
+    let data = crate::access::report::load(&ctx, row, None).await?;
+    crate::access::report::write_dir(&lake_dir.join("report"), crate::access::report::Format::Html, &data)?;
     Ok((snap, run))
 }

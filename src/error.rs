@@ -1,9 +1,9 @@
 //! The crate-level error: the kinds callers branch on, with module errors inside.
 
-use crate::bundle::BundleError;
-use crate::import::ImportError;
+use crate::lake::bundle::BundleError;
+use crate::snapshot::import::ImportError;
 use crate::lake::LakeError;
-use crate::portfolio::PortfolioError;
+use crate::domain::portfolio::PortfolioError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {

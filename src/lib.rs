@@ -5,35 +5,13 @@
 //! the lake's tables with DataFusion. Layer 2 (`reason`, `gates`, `profile`, `run`)
 //! turns one pinned snapshot into gated claims and profile cells. See README.md, "Architecture".
 
-pub mod bm25;
-pub mod bundle;
-pub mod claims;
+pub mod access;
 pub mod demo;
-pub mod distill;
+pub mod domain;
 pub mod error;
-pub mod evidence;
-pub mod fetch;
-pub mod gates;
-pub mod import;
 pub mod lake;
-pub mod manifest;
-pub mod model;
-pub mod portfolio;
-pub mod precedence;
-pub mod profile;
-pub mod reason;
-pub mod replay;
-pub mod report;
-pub mod resolve;
 pub mod run;
-pub mod serve;
-pub mod shell;
 pub mod snapshot;
-pub mod spans;
-pub mod sql;
-pub mod tables;
-pub mod text;
-pub mod verify;
 
 pub use error::Error;
 

@@ -9,13 +9,13 @@ use anyhow::{Context, bail};
 use clap::{Parser, Subcommand};
 
 use dossier::lake::Lake;
-use dossier::model::Family;
-use dossier::portfolio::Portfolio;
-use dossier::report;
-use dossier::serve;
-use dossier::shell;
+use dossier::domain::model::Family;
+use dossier::domain::portfolio::Portfolio;
+use dossier::access::report;
+use dossier::access::flight as serve;
+use dossier::access::shell;
 use dossier::snapshot::SnapshotOutcome;
-use dossier::sql::{self, Format};
+use dossier::access::sql::{self, Format};
 use dossier::{demo, snapshot};
 
 #[derive(Parser)]
@@ -221,9 +221,9 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if live {
                 let portfolio = Portfolio::load(&portfolio)?;
                 let lake = Lake::open(&cli.lake)?;
-                let cfg = dossier::fetch::LiveConfig::load(live_config.as_deref())?;
+                let cfg = dossier::snapshot::fetch::LiveConfig::load(live_config.as_deref())?;
                 let progress = !cli.quiet && std::io::stderr().is_terminal();
-                let (out, stats) = dossier::fetch::snapshot_live(
+                let (out, stats) = dossier::snapshot::fetch::snapshot_live(
                     &lake,
                     &portfolio,
                     &cfg,
@@ -308,7 +308,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             let ctx = sql::context(&lake, "latest", false, Some(&row.run_id)).await?;
             if let Some(a) = &asset {
-                dossier::model::AssetId::try_from(a.clone()).map_err(anyhow::Error::msg)?;
+                dossier::domain::model::AssetId::try_from(a.clone()).map_err(anyhow::Error::msg)?;
             }
             let data = report::load(&ctx, row, asset.as_deref()).await?;
             match (&asset, &out) {
@@ -343,8 +343,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     .with_context(|| format!("reading {}", claims.display()))?
             };
             let lake = Lake::open_existing(&cli.lake)?;
-            let (_, manifest, ev) = dossier::verify::evidence(&lake, &snapshot).await?;
-            let verdicts = dossier::verify::verdicts(&text, &manifest, &ev);
+            let (_, manifest, ev) = dossier::run::verify::evidence(&lake, &snapshot).await?;
+            let verdicts = dossier::run::verify::verdicts(&text, &manifest, &ev);
             write_json_lines(&verdicts)?;
             let rejected = verdicts.iter().filter(|v| !v.accepted()).count();
             if !cli.quiet {
@@ -370,7 +370,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             let lake = Lake::open_existing(&cli.lake)?;
             let results =
-                dossier::distill::run(&lake, &snapshot, &assets, &query, budget, dump.as_deref())
+                dossier::run::distill::run(&lake, &snapshot, &assets, &query, budget, dump.as_deref())
                     .await?;
             let picks: Vec<_> = results.iter().flat_map(|(p, _)| p).collect();
             write_json_lines(&picks)?;
@@ -412,7 +412,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let jobs =
                 jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             let llm = match (llm_base_url, llm_model) {
-                (Some(base_url), Some(model)) => Some(dossier::reason::llm::Config {
+                (Some(base_url), Some(model)) => Some(dossier::run::reason::llm::Config {
                     base_url,
                     model,
                     api_key: llm_api_key,
@@ -450,7 +450,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             out,
         } => {
             let ranks = load_ranks(ranks.as_deref())?;
-            let o = dossier::precedence::apply_files(&accepted, &empty, &ranks, &out).await?;
+            let o = dossier::run::precedence::apply_files(&accepted, &empty, &ranks, &out).await?;
             if !cli.quiet {
                 eprintln!(
                     "rules: {} candidate claims -> {} profile cells, {} conflicts in {:.3} s ({:.0} candidates/s)",
@@ -509,14 +509,14 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 /// The family ranks from a file, or the shipped default.
-fn load_ranks(path: Option<&std::path::Path>) -> anyhow::Result<dossier::precedence::Ranks> {
+fn load_ranks(path: Option<&std::path::Path>) -> anyhow::Result<dossier::run::precedence::Ranks> {
     Ok(match path {
         Some(p) => {
             let text =
                 std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
-            dossier::precedence::Ranks::parse(&text, &p.display().to_string())?
+            dossier::run::precedence::Ranks::parse(&text, &p.display().to_string())?
         }
-        None => dossier::precedence::Ranks::default_ranks(),
+        None => dossier::run::precedence::Ranks::default_ranks(),
     })
 }
 
@@ -587,7 +587,7 @@ fn run_summary(out: &dossier::run::RunOutcome) -> String {
 }
 
 /// The stderr summary of a snapshot: records per family, statuses, throughput.
-fn live_summary(s: &dossier::fetch::LiveStats) -> String {
+fn live_summary(s: &dossier::snapshot::fetch::LiveStats) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     let _ = writeln!(

@@ -9,12 +9,22 @@ mod common;
 use common::*;
 
 #[test]
+fn real_portfolio_parses() {
+    let Some(real) = real_sources() else { return };
+    let p = dossier::domain::portfolio::Portfolio::load(&real.join("portfolio.toml")).unwrap();
+    assert_eq!(p.asset.len(), 17);
+    let dupi = p.asset.iter().find(|a| a.id.as_str() == "dupilumab").unwrap();
+    assert_eq!(dupi.sponsor_cik.as_deref(), Some("0000872589"));
+}
+
+#[test]
 fn real_corpus_imports_with_the_expected_records_and_statuses() {
+    let Some(real) = real_sources() else { return };
     let lake = tempfile::tempdir().unwrap();
     let (id, stderr) = snapshot(
         lake.path(),
-        &Path::new(REAL).join("portfolio.toml"),
-        &real_import(),
+        &real.join("portfolio.toml"),
+        &real_import(&real),
     );
     let m = manifest(lake.path(), &id);
 
@@ -94,7 +104,8 @@ fn real_corpus_imports_with_the_expected_records_and_statuses() {
 
 #[test]
 fn raw_bytes_in_bundles_match_the_source_slices() {
-    let lake = real_snapshot();
+    let Some(real) = real_sources() else { return };
+    let lake = real_snapshot(&real);
     let rows = sql_json(
         lake.path(),
         "SELECT record_key, content_sha256, raw_bytes FROM records WHERE asset_id = 'certolizumab' ORDER BY cutoff_date",
@@ -102,10 +113,10 @@ fn raw_bytes_in_bundles_match_the_source_slices() {
     assert_eq!(rows.len(), 2);
     // Single-study files: the record is the whole file, byte for byte.
     let old = std::fs::read(
-        real_import().join("ctgov/NCT02552212_certolizumab_ucb_ph3_v2023-12-12.json"),
+        real_import(&real).join("ctgov/NCT02552212_certolizumab_ucb_ph3_v2023-12-12.json"),
     )
     .unwrap();
-    assert_eq!(rows[0]["content_sha256"], dossier::model::sha256_hex(&old));
+    assert_eq!(rows[0]["content_sha256"], dossier::domain::model::sha256_hex(&old));
     assert_eq!(rows[0]["raw_bytes"], old.len());
     // Text leaves keep Unicode and CT.gov's markdown escapes verbatim.
     let hits = sql_json(
@@ -117,7 +128,8 @@ fn raw_bytes_in_bundles_match_the_source_slices() {
 
 #[test]
 fn competitor_rows_are_trimmed_and_the_sources_object_keeps_every_record_whole() {
-    let lake = real_snapshot();
+    let Some(real) = real_sources() else { return };
+    let lake = real_snapshot(&real);
     // Tirzepatide and semaglutide share the GLP-1 class: each rides in the other's bundle.
     let comp = sql_json(
         lake.path(),
@@ -157,7 +169,8 @@ fn competitor_rows_are_trimmed_and_the_sources_object_keeps_every_record_whole()
 
 #[test]
 fn snapshots_are_deterministic_across_threads_and_file_order() {
-    let portfolio = Path::new(REAL).join("portfolio.toml");
+    let Some(real) = real_sources() else { return };
+    let portfolio = real.join("portfolio.toml");
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let out_a = dossier()
         .env("RAYON_NUM_THREADS", "1")
@@ -169,12 +182,12 @@ fn snapshots_are_deterministic_across_threads_and_file_order() {
         ])
         .arg(&portfolio)
         .arg("--import")
-        .arg(real_import())
+        .arg(real_import(&real))
         .output()
         .unwrap();
     // Same files, copied into a new tree in another order, many threads.
     let shuffled = tempfile::tempdir().unwrap();
-    let mut fams: Vec<_> = std::fs::read_dir(real_import())
+    let mut fams: Vec<_> = std::fs::read_dir(real_import(&real))
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
@@ -554,14 +567,15 @@ fn a_snapshot_interrupted_before_its_manifest_is_invisible_and_a_rerun_completes
 
 #[test]
 fn a_seer_table_with_a_sidecar_is_placed_and_its_inner_json_is_searchable() {
+    let Some(real) = real_sources() else { return };
     let work = tempfile::tempdir().unwrap();
-    copy_dir(&real_import(), &work.path().join("import"));
+    copy_dir(&real_import(&real), &work.path().join("import"));
     std::fs::write(
         work.path().join("import/epi/seer_explorer_survival_site97_CML.json.source.toml"),
         "url = \"https://seer.cancer.gov/statistics-network/explorer/application.html?site=97\"\nretrieved_at = \"2026-08-11T00:00:00Z\"\n",
     )
     .unwrap();
-    let mut portfolio = std::fs::read_to_string(Path::new(REAL).join("portfolio.toml")).unwrap();
+    let mut portfolio = std::fs::read_to_string(real.join("portfolio.toml")).unwrap();
     portfolio = portfolio.replace(
         "names = [\"imatinib\", \"imatinib mesylate\", \"Gleevec\"]",
         "names = [\"imatinib\", \"imatinib mesylate\", \"Gleevec\"]\nepi = [\"https://seer.cancer.gov/statistics-network/explorer/application.html?site=97\"]",
@@ -593,7 +607,8 @@ fn a_seer_table_with_a_sidecar_is_placed_and_its_inner_json_is_searchable() {
 /// altered claim is rejected by the right gate and every true claim is accepted.
 #[test]
 fn verify_rejects_adversarial_claims_and_accepts_true_ones() {
-    let lake = real_snapshot();
+    let Some(real) = real_sources() else { return };
+    let lake = real_snapshot(&real);
     let pfs = "Median progression-free survival was 4.8 months in the trametinib group and 1.5 months in the chemotherapy group";
     let ms = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0/classes/0/categories/0/measurements";
     let claim = |id: &str,
@@ -816,7 +831,8 @@ fn verify_rejects_adversarial_claims_and_accepts_true_ones() {
 
 #[test]
 fn distill_returns_exact_spans_under_the_token_budget() {
-    let lake = real_snapshot();
+    let Some(real) = real_sources() else { return };
+    let lake = real_snapshot(&real);
     let out = dossier()
         .args([
             "--lake",
@@ -875,7 +891,7 @@ fn distill_returns_exact_spans_under_the_token_budget() {
             p["end"].as_u64().unwrap() as usize,
         );
         assert_eq!(&text[s..e], p["text"].as_str().unwrap());
-        let id = dossier::spans::span_id(
+        let id = dossier::run::distill::spans::span_id(
             p["source_id"].as_str().unwrap(),
             p["locator"].as_str().unwrap(),
             s,

@@ -1,4 +1,4 @@
-//! Live snapshots against the loopback replay server (`dossier::replay`): the fixture
+//! Live snapshots against the loopback replay server (`dossier_testkit::replay`): the fixture
 //! world fetched and compared with an import of the same responses, an unchanged nightly
 //! rerun, injected faults that are retried away, failures that stay `fetch_failed`
 //! without losing other families, per-API rate limits checked from the arrival times the
@@ -8,11 +8,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use dossier::fetch::http::{Client, FetchError, HttpConfig, Limit};
-use dossier::fetch::{LiveConfig, LiveStats, snapshot_live};
+use dossier::snapshot::fetch::http::{Client, FetchError, HttpConfig, Limit};
+use dossier::snapshot::fetch::{LiveConfig, LiveStats, snapshot_live};
 use dossier::lake::Lake;
-use dossier::portfolio::Portfolio;
-use dossier::replay::{self, Builder, Canned, Fault, World};
+use dossier::domain::portfolio::Portfolio;
+use dossier_testkit::replay::{self, Builder, Canned, Fault, World};
 
 mod common;
 use common::*;
@@ -60,7 +60,7 @@ async fn live(
         .unwrap()
 }
 
-fn statuses(m: &dossier::manifest::SnapshotManifest) -> BTreeMap<(String, String), String> {
+fn statuses(m: &dossier::lake::manifest::SnapshotManifest) -> BTreeMap<(String, String), String> {
     m.assets
         .iter()
         .flat_map(|(a, e)| {
@@ -216,7 +216,7 @@ async fn a_failed_family_is_fetch_failed_with_its_error_and_the_others_lose_noth
     let st = statuses(&out.manifest);
     for asset in ["zelnorib", "quorvimab"] {
         assert_eq!(st[&(asset.into(), "sec".into())], "fetch_failed");
-        let o = &out.manifest.assets[asset].families[&dossier::model::Family::Sec];
+        let o = &out.manifest.assets[asset].families[&dossier::domain::model::Family::Sec];
         assert!(o.detail.contains("HTTP 500"), "{}", o.detail);
     }
     assert_eq!(st[&("zelnorib".into(), "fda_label".into())], "fetch_failed");
@@ -266,13 +266,11 @@ async fn a_failed_family_is_fetch_failed_with_its_error_and_the_others_lose_noth
 async fn requests_keep_each_apis_rate_limit_across_concurrent_assets() {
     // a synthetic world of 24 assets, with limits low enough to bind
     let dir = tempfile::tempdir().unwrap();
-    let generator = assert_cmd::cargo::cargo_bin("dossier-gen");
-    let out = std::process::Command::new(generator)
-        .args(["--assets", "24", "--out"])
-        .arg(dir.path().join("syn"))
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    let opts = dossier_testkit::synthetic::Options {
+        assets: 24,
+        ..Default::default()
+    };
+    dossier_testkit::synthetic::write_corpus(&dir.path().join("syn"), &opts).unwrap();
     let p = Portfolio::load(&dir.path().join("syn/portfolio.toml")).unwrap();
     let w = World::from_import(&dir.path().join("syn/import"), &p).unwrap();
     let server = Builder::new(w)
@@ -305,8 +303,8 @@ async fn requests_keep_each_apis_rate_limit_across_concurrent_assets() {
     }
 }
 
-fn vcr(name: &str) -> Vec<(String, Canned)> {
-    let text = std::fs::read_to_string(Path::new(REAL).join("http").join(name)).unwrap();
+fn vcr(real: &Path, name: &str) -> Vec<(String, Canned)> {
+    let text = std::fs::read_to_string(real.join("http").join(name)).unwrap();
     let doc: serde_yaml_ng::Value = serde_yaml_ng::from_str(&text).unwrap();
     let mut out = Vec::new();
     for i in doc["http_interactions"].as_sequence().unwrap() {
@@ -363,9 +361,10 @@ fn client() -> Client {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn recorded_openfda_and_sec_exchanges_replay_with_their_headers_and_the_403() {
+    let Some(real) = real_sources() else { return };
     let mut b = Builder::new(World::default());
-    let mut cassettes = vcr("vcr_openFDA-R_examples_gilead.yml");
-    cassettes.extend(vcr("vcr_openFDA-R_test-paging_semaglutide_tirzepatide.yml"));
+    let mut cassettes = vcr(&real, "vcr_openFDA-R_examples_gilead.yml");
+    cassettes.extend(vcr(&real, "vcr_openFDA-R_test-paging_semaglutide_tirzepatide.yml"));
     for (t, c) in &cassettes {
         b = b.cassette(t, c.clone());
     }
@@ -382,10 +381,10 @@ async fn recorded_openfda_and_sec_exchanges_replay_with_their_headers_and_the_40
         ),
     ] {
         let h: serde_json::Value = serde_json::from_slice(
-            &std::fs::read(Path::new(REAL).join("http").join(headers)).unwrap(),
+            &std::fs::read(real.join("http").join(headers)).unwrap(),
         )
         .unwrap();
-        let body = std::fs::read(Path::new(REAL).join("import/sec").join(file)).unwrap();
+        let body = std::fs::read(real.join("import/sec").join(file)).unwrap();
         let target = h["url"]
             .as_str()
             .unwrap()
@@ -442,7 +441,7 @@ async fn recorded_openfda_and_sec_exchanges_replay_with_their_headers_and_the_40
             .get("sec", &format!("{base}{target}"), (None, None), &any)
             .await
             .unwrap();
-        assert_eq!(dossier::model::sha256_hex(&r.body), sha);
+        assert_eq!(dossier::domain::model::sha256_hex(&r.body), sha);
     }
 }
 

@@ -239,7 +239,8 @@ fn a_rerun_replaces_the_same_rows_and_one_asset_reruns_alone() {
 
 #[test]
 fn real_corpus_values_land_in_their_own_arm_endpoint_and_version() {
-    let lake = real_snapshot();
+    let Some(real) = real_sources() else { return };
+    let lake = real_snapshot(&real);
     run(lake.path(), &[]);
     let cells = sql_json(
         lake.path(),
@@ -589,10 +590,11 @@ fn llm_claims_pass_the_same_gates_and_replay_from_the_journal() {
 
 #[test]
 fn two_data_versions_of_a_real_study_meet_in_precedence() {
+    let Some(real) = real_sources() else { return };
     let ep = "Primary: Percentage of Subjects With Ankylosing Spondylitis Disease Activity Score Major Improvement (ASDAS-MI) Response Criteria Response at Week 52 [Week 52]";
     // As recorded: both versions state the same results, so every cell agrees, cites the
     // later version, and no competition is recorded.
-    let lake = real_snapshot();
+    let lake = real_snapshot(&real);
     run(lake.path(), &[]);
     let cells = sql_json(
         lake.path(),
@@ -616,7 +618,7 @@ fn two_data_versions_of_a_real_study_meet_in_precedence() {
     // The later version corrected one value: the later cutoff wins, and the competition is
     // a conflicts row naming both versions.
     let dir = tempfile::tempdir().unwrap();
-    copy_dir(&real_import(), dir.path());
+    copy_dir(&real_import(&real), dir.path());
     let later = dir
         .path()
         .join("ctgov/NCT02552212_certolizumab_ucb_ph3_v2024-01-03.json");
@@ -630,7 +632,7 @@ fn two_data_versions_of_a_real_study_meet_in_precedence() {
     let lake = tempfile::tempdir().unwrap();
     snapshot(
         lake.path(),
-        &Path::new(REAL).join("portfolio.toml"),
+        &real.join("portfolio.toml"),
         dir.path(),
     );
     run(lake.path(), &[]);
@@ -668,9 +670,10 @@ fn two_data_versions_of_a_real_study_meet_in_precedence() {
 
 #[test]
 fn shards_of_one_run_write_the_same_tables_as_one_machine() {
-    let whole = real_snapshot();
+    let Some(real) = real_sources() else { return };
+    let whole = real_snapshot(&real);
     run(whole.path(), &["--run-id", "nightly", "--jobs", "1"]);
-    let sharded = real_snapshot();
+    let sharded = real_snapshot(&real);
     let mut seen = BTreeSet::new();
     for i in 0..3 {
         let shard = format!("{i}/3");

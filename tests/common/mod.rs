@@ -7,7 +7,29 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::Value;
 
-pub const REAL: &str = "../shared/real-sources";
+/// The real recorded corpus: `$DOSSIER_REAL_SOURCES`, else `../shared/real-sources` beside
+/// the checkout. When it is absent the calling test says on one line that it skipped and
+/// why, and returns; with `DOSSIER_REQUIRE_REAL=1` (as `.ci/run` sets) absence fails.
+pub fn real_sources() -> Option<PathBuf> {
+    let path = match std::env::var_os("DOSSIER_REAL_SOURCES") {
+        Some(p) => PathBuf::from(p),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/real-sources"),
+    };
+    if path.join("portfolio.toml").is_file() {
+        return Some(path);
+    }
+    let test = std::thread::current().name().unwrap_or("a test").to_string();
+    let why = format!(
+        "the real corpus is not at {} (set DOSSIER_REAL_SOURCES to its folder)",
+        path.display()
+    );
+    assert!(
+        std::env::var_os("DOSSIER_REQUIRE_REAL").is_none_or(|v| v != "1"),
+        "{test}: {why}"
+    );
+    eprintln!("skipped {test}: {why}");
+    None
+}
 
 pub fn dossier() -> Command {
     let mut c = Command::cargo_bin("dossier").unwrap();
@@ -15,8 +37,8 @@ pub fn dossier() -> Command {
     c
 }
 
-pub fn real_import() -> PathBuf {
-    Path::new(REAL).join("import")
+pub fn real_import(real: &Path) -> PathBuf {
+    real.join("import")
 }
 
 /// Runs a snapshot; returns (snapshot id, stderr).
@@ -36,12 +58,12 @@ pub fn snapshot(lake: &Path, portfolio: &Path, import: &Path) -> (String, String
 }
 
 /// A fresh lake holding a snapshot of the real corpus.
-pub fn real_snapshot() -> tempfile::TempDir {
+pub fn real_snapshot(real: &Path) -> tempfile::TempDir {
     let lake = tempfile::tempdir().unwrap();
     snapshot(
         lake.path(),
-        &Path::new(REAL).join("portfolio.toml"),
-        &real_import(),
+        &real.join("portfolio.toml"),
+        &real_import(real),
     );
     lake
 }

@@ -1,0 +1,375 @@
+//! A synthetic import corpus and portfolio of N fictional assets, in the real schemas,
+//! for benchmarks and the rate-limit tests. Deterministic: the same options give the same
+//! bytes. Also candidate-claim tables for the precedence benchmark.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::Context;
+use serde_json::json;
+
+/// What to write besides the corpus itself.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub assets: usize,
+    /// Also write this many claims to OUT/claims.jsonl (about 1 in 10 fabricated).
+    pub claims: usize,
+    /// Give every fourth study with results a second data version that changes one
+    /// value: at the same data cutoff for every eighth (an unresolved conflict), a later
+    /// one otherwise (resolved by cutoff).
+    pub revisions: bool,
+}
+
+/// Writes OUT/portfolio.toml and OUT/import/<family>/... for `opts.assets` assets.
+pub fn write_corpus(out: &Path, opts: &Options) -> anyhow::Result<()> {
+    let imp = out.join("import");
+    let mut portfolio = String::from("# Synthetic portfolio written by dossier-gen.\n");
+    for i in 0..opts.assets {
+        let drug = name(i);
+        let nct = format!("NCT{:08}", 80_000_000 + i);
+        let _ = writeln!(
+            portfolio,
+            "\n[[asset]]\nid = \"{drug}\"\nnames = [\"{drug}\", \"BRAND{i}\"]\nsponsor = \"Sponsor {} Inc\"\nsponsor_cik = \"{:010}\"\nindication = \"{}\"\ntrials = [\"{nct}\"]\npress = [\"https://press.example/{drug}\"]",
+            i / 3,
+            9_000_000 + i / 3,
+            INDICATIONS[i % 5]
+        );
+        let trial = study(i, &nct, &drug);
+        write(
+            &imp.join(format!("ctgov/{nct}.json")),
+            &serde_json::to_vec_pretty(&trial)?,
+        )?;
+        if opts.revisions && i.is_multiple_of(4) && trial["hasResults"] == true {
+            let mut revised = trial.clone();
+            let m = &mut revised["resultsSection"]["outcomeMeasuresModule"]["outcomeMeasures"][0]["classes"]
+                [0]["categories"][0]["measurements"][0]["value"];
+            *m = format!("{}.5", 60 + i % 30).into();
+            if !i.is_multiple_of(8) {
+                revised["derivedSection"]["miscInfoModule"]["versionHolder"] = "2025-12-31".into();
+            }
+            write(
+                &imp.join(format!("ctgov/{nct}_v2.json")),
+                &serde_json::to_vec_pretty(&revised)?,
+            )?;
+        }
+        write(
+            &imp.join(format!("fda_label/{drug}.json")),
+            &serde_json::to_vec_pretty(&label(i, &drug))?,
+        )?;
+        write(
+            &imp.join(format!("pubmed/{drug}.xml")),
+            pubmed(i, &nct, &drug).as_bytes(),
+        )?;
+        let page = format!(
+            "<html><head><title>{drug} update</title></head><body><h1>{drug} update</h1>{}</body></html>",
+            format!(
+                "<p>{drug} met its primary endpoint with a {}% response rate.</p>",
+                num(i, 11) % 90
+            )
+            .repeat(20)
+        );
+        write(&imp.join(format!("press/{drug}.html")), page.as_bytes())?;
+        write(
+            &imp.join(format!("press/{drug}.html.source.toml")),
+            format!("url = \"https://press.example/{drug}\"\n").as_bytes(),
+        )?;
+        if i % 3 == 0 {
+            write(
+                &imp.join(format!("sec/CIK{:010}.json", 9_000_000 + i / 3)),
+                &serde_json::to_vec(&companyfacts(i / 3))?,
+            )?;
+        }
+    }
+    write(&out.join("portfolio.toml"), portfolio.as_bytes())?;
+    if opts.claims > 0 {
+        write(
+            &out.join("claims.jsonl"),
+            claims(opts.assets, opts.claims).as_bytes(),
+        )?;
+    }
+    Ok(())
+}
+
+/// Writes OUT/accepted.parquet (`n` accepted candidate claims) and OUT/empty.parquet
+/// (the empty cells of their assets), the inputs of `dossier rules`.
+pub fn write_candidates(out: &Path, n: usize) -> anyhow::Result<()> {
+    let (accepted, empty) = candidates(n)?;
+    write(&out.join("accepted.parquet"), &accepted)?;
+    write(&out.join("empty.parquet"), &empty)?;
+    Ok(())
+}
+
+const CLASSES: [&str; 5] = [
+    "Kinase Inhibitor [EPC]",
+    "Tumor Necrosis Factor Blocker [EPC]",
+    "GLP-1 Receptor Agonist [EPC]",
+    "Programmed Death Receptor-1 Blocking Antibody [EPC]",
+    "Interleukin-4 Receptor alpha Antagonist [EPC]",
+];
+const INDICATIONS: [&str; 5] = [
+    "chronic myeloid leukemia",
+    "rheumatoid arthritis",
+    "type 2 diabetes",
+    "non-small cell lung cancer",
+    "atopic dermatitis",
+];
+
+/// A cheap deterministic pseudo-random number for asset `i`, salt `s`.
+fn num(i: usize, s: usize) -> usize {
+    let mut x = (i as u64)
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add((s as u64).wrapping_mul(1442695040888963407));
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51afd7ed558ccd);
+    (x >> 20) as usize
+}
+
+fn name(i: usize) -> String {
+    const A: [&str; 8] = ["zel", "quor", "vel", "tra", "mor", "lin", "dex", "ober"];
+    const B: [&str; 8] = ["ano", "ivi", "eta", "oxa", "umi", "ara", "ope", "ile"];
+    format!(
+        "{}{}{}",
+        A[i % 8],
+        B[(i / 8) % 8],
+        ["rib", "mab", "tide", "stat"][i % 4]
+    ) + &format!("{i}")
+}
+
+fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    std::fs::create_dir_all(path.parent().context("no parent")?)?;
+    std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))
+}
+
+fn study(i: usize, nct: &str, drug: &str) -> serde_json::Value {
+    let measures: Vec<_> = (0..12)
+        .map(|k| {
+            json!({
+                "type": if k == 0 { "PRIMARY" } else { "SECONDARY" },
+                "title": format!("Endpoint {k} of {drug}: change from baseline at week {}", 12 + k * 4),
+                "description": "Least squares mean change from baseline, mixed model for repeated measures. ".repeat(3),
+                "populationDescription": "Full analysis set: all randomized participants who received at least one dose.",
+                "paramType": "LEAST_SQUARES_MEAN",
+                "unitOfMeasure": "units on a scale",
+                "timeFrame": format!("Baseline, Week {}", 12 + k * 4),
+                "groups": [{"id": "OG000", "title": drug}, {"id": "OG001", "title": "Placebo"}],
+                "classes": [{"categories": [{"measurements": [
+                    {"groupId": "OG000", "value": format!("{}.{}", num(i, k) % 60, num(i, k + 1) % 10)},
+                    {"groupId": "OG001", "value": format!("{}.{}", num(i, k + 2) % 30, num(i, k + 3) % 10)}
+                ]}]}]
+            })
+        })
+        .collect();
+    json!({
+        "protocolSection": {
+            "identificationModule": {"nctId": nct, "briefTitle": format!("A Phase 3 Study of {drug} in {}", INDICATIONS[i % 5])},
+            "statusModule": {"overallStatus": "COMPLETED", "lastUpdatePostDateStruct": {"date": format!("2025-{:02}-{:02}", 1 + i % 12, 1 + i % 28)}},
+            "sponsorCollaboratorsModule": {"leadSponsor": {"name": format!("Sponsor {} Inc", i / 3)}},
+            "conditionsModule": {"conditions": [INDICATIONS[i % 5]]},
+            "armsInterventionsModule": {"interventions": [{"type": "DRUG", "name": drug}, {"type": "DRUG", "name": "Placebo"}]},
+            "eligibilityModule": {"eligibilityCriteria": "Inclusion Criteria:\n\n* Age \\>= 18 years\n* HbA1c ≥ 7.0%\n".repeat(10)}
+        },
+        "resultsSection": {"outcomeMeasuresModule": {"outcomeMeasures": measures}},
+        "derivedSection": {"miscInfoModule": {"versionHolder": "2025-11-30"}},
+        "hasResults": !i.is_multiple_of(7)
+    })
+}
+
+fn label(i: usize, drug: &str) -> serde_json::Value {
+    let para = format!(
+        "In a randomized trial, {drug} reduced the primary endpoint by {}.{}% versus placebo (hazard ratio 0.{}; 95% CI 0.{} to 0.{}). ",
+        num(i, 1) % 40,
+        num(i, 2) % 10,
+        40 + num(i, 3) % 50,
+        30 + num(i, 4) % 10,
+        80 + num(i, 5) % 15
+    );
+    json!({
+        "meta": {"last_updated": "2025-11-30", "results": {"skip": 0, "limit": 1, "total": 1}},
+        "results": [{
+            "set_id": format!("{:08x}-0000-4000-8000-{:012x}", num(i, 9) as u32, i),
+            "effective_time": format!("2025{:02}{:02}", 1 + i % 12, 1 + i % 28),
+            "indications_and_usage": [format!("1 INDICATIONS AND USAGE {} is indicated for adults with {}.", drug.to_uppercase(), INDICATIONS[i % 5])],
+            "clinical_studies": [para.repeat(150)],
+            "adverse_reactions": ["The most common adverse reactions (≥10%) were nausea, headache and fatigue. ".repeat(30)],
+            "openfda": {"brand_name": [format!("BRAND{i}")], "generic_name": [drug.to_uppercase()], "pharm_class_epc": [CLASSES[i % 5]]}
+        }]
+    })
+}
+
+fn pubmed(i: usize, nct: &str, drug: &str) -> String {
+    let mut s = String::from("<?xml version=\"1.0\" ?>\n<PubmedArticleSet>\n");
+    let _ = write!(
+        s,
+        "<PubmedArticle><MedlineCitation Status=\"MEDLINE\"><PMID Version=\"1\">{}</PMID><Article><Journal><JournalIssue><PubDate><Year>2025</Year><Month>Mar</Month></PubDate></JournalIssue></Journal>\
+<ArticleTitle>{drug} in {}: a randomized trial.</ArticleTitle><Abstract><AbstractText Label=\"RESULTS\">{}</AbstractText></Abstract>\
+<DataBankList><DataBank><DataBankName>ClinicalTrials.gov</DataBankName><AccessionNumberList><AccessionNumber>{nct}</AccessionNumber></AccessionNumberList></DataBank></DataBankList></Article>\
+<ChemicalList><Chemical><NameOfSubstance UI=\"C0\">{drug}</NameOfSubstance></Chemical></ChemicalList></MedlineCitation></PubmedArticle>\n</PubmedArticleSet>\n",
+        90_000_000 + i,
+        INDICATIONS[i % 5],
+        format!(
+            "The response rate was {}% with {drug} and {}% with placebo (P&lt;0.001). ",
+            num(i, 7) % 80,
+            num(i, 8) % 30
+        )
+        .repeat(8)
+    );
+    s
+}
+
+fn companyfacts(c: usize) -> serde_json::Value {
+    let facts: Vec<_> = (0..40)
+        .map(|q| {
+            json!({"start": format!("{}-01-01", 2015 + q / 4), "end": format!("{}-12-31", 2015 + q / 4), "val": num(c, q) % 900_000_000,
+                   "accn": format!("{:010}-{:02}-{:06}", 9_000_000 + c, q % 100, q), "fy": 2015 + q / 4, "fp": "FY", "form": "10-K",
+                   "filed": format!("{}-02-{:02}", 2016 + q / 4, 1 + q % 28)})
+        })
+        .collect();
+    let concepts = [
+        "Revenues",
+        "ResearchAndDevelopmentExpense",
+        "NetIncomeLoss",
+        "CashAndCashEquivalentsAtCarryingValue",
+    ];
+    let mut gaap = serde_json::Map::new();
+    for k in concepts {
+        gaap.insert(
+            k.into(),
+            json!({"label": k, "description": "Synthetic concept.", "units": {"USD": facts}}),
+        );
+    }
+    json!({"cik": 9_000_000 + c, "entityName": format!("SPONSOR {c} INC"), "facts": {"us-gaap": gaap}})
+}
+
+/// Claims over the synthetic corpus: true label and abstract quotes, and every tenth
+/// one with a fabricated number.
+fn claims(assets: usize, n: usize) -> String {
+    let mut out = String::new();
+    for k in 0..n {
+        let i = k % assets;
+        let drug = name(i);
+        let (value, source, quote) = if k % 2 == 0 {
+            let v = format!("{}.{}%", num(i, 1) % 40, num(i, 2) % 10);
+            let set_id = format!("{:08x}-0000-4000-8000-{:012x}", num(i, 9) as u32, i);
+            (
+                v.clone(),
+                set_id,
+                format!("{drug} reduced the primary endpoint by {v} versus placebo"),
+            )
+        } else {
+            let v = format!("{}%", num(i, 7) % 80);
+            (
+                v.clone(),
+                format!("PMID:{}", 90_000_000 + i),
+                format!("The response rate was {v} with {drug}"),
+            )
+        };
+        let value = if k % 10 == 9 {
+            format!("{}9", value.trim_end_matches('%'))
+        } else {
+            value
+        };
+        let line = json!({"id": format!("c{k}"), "asset": drug, "field": "efficacy", "value": value,
+                          "label": "fact", "source": source, "quote": quote, "locator": null});
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    out
+}
+
+const FIELDS: [&str; 8] = [
+    "efficacy.value",
+    "efficacy.p_value",
+    "efficacy.dispersion",
+    "safety.serious_ae_affected",
+    "trials.enrollment",
+    "identity.sponsor",
+    "regulatory.first_approval_date",
+    "financials.revenue",
+];
+const FAMILIES: [&str; 8] = [
+    "fda_label",
+    "ctgov",
+    "sec",
+    "pubmed",
+    "press",
+    "drugsfda",
+    "epi",
+    "icd10",
+];
+const DATES: [&str; 6] = [
+    "2021-06-30",
+    "2022-12-31",
+    "2023-12-12",
+    "2024-01-03",
+    "2024-06-30",
+    "2025-03-21",
+];
+
+/// Candidate claims for the precedence rules: cells of 1 to 4 candidates (2.5 on
+/// average) over 500 assets; a tenth of cutoffs unknown, three in ten values different.
+fn candidates(n: usize) -> anyhow::Result<(Vec<u8>, Vec<u8>)> {
+    use dossier::run::precedence::{ACCEPTED, EMPTY, utf8_batch};
+    let mut rows: Vec<Vec<Option<String>>> = Vec::with_capacity(n);
+    let mut c = 0usize;
+    while rows.len() < n {
+        let m = 1 + num(c, 1) % 4;
+        let field = FIELDS[num(c, 2) % FIELDS.len()];
+        let asset = format!("asset{:03}", c % 500);
+        for j in 0..m.min(n - rows.len()) {
+            let family = FAMILIES[num(c, 3 + j) % 8];
+            let cutoff =
+                (!num(c, 10 + j).is_multiple_of(10)).then(|| DATES[num(c, 20 + j) % 6].to_string());
+            let value = if num(c, 30 + j) % 10 < 7 {
+                format!("{}.{}", num(c, 4) % 90, num(c, 5) % 10)
+            } else {
+                format!("{}.{}", num(c, 40 + j) % 90, num(c, 41 + j) % 10)
+            };
+            let s = |x: &str| Some(x.to_string());
+            rows.push(vec![
+                s("bench"),
+                Some(asset.clone()),
+                field.split('.').next().map(str::to_string),
+                s(field),
+                Some(format!("E{}", c / 500)),
+                s(if num(c, 6).is_multiple_of(2) {
+                    ""
+                } else {
+                    "ITT"
+                }),
+                s(if num(c, 7).is_multiple_of(2) {
+                    "Drug"
+                } else {
+                    "Placebo"
+                }),
+                Some(value.clone()),
+                s("%"),
+                s("fact"),
+                s(family),
+                Some(format!("c{c}-{j}")),
+                Some(format!("{family}:k{c}-{j}@0")),
+                Some(format!("https://example.org/{c}/{j}")),
+                Some(value),
+                s(""),
+                cutoff,
+            ]);
+        }
+        c += 1;
+    }
+    let empty: Vec<Vec<Option<String>>> = (0..500)
+        .map(|a| {
+            vec![
+                Some("bench".into()),
+                Some(format!("asset{a:03}")),
+                Some("market".into()),
+                Some("market.survival".into()),
+                Some("source_empty".into()),
+                Some("no epi record for the asset".into()),
+            ]
+        })
+        .collect();
+    Ok((
+        dossier::lake::tables::to_parquet(&utf8_batch(&ACCEPTED, &rows)?)?,
+        dossier::lake::tables::to_parquet(&utf8_batch(&EMPTY, &empty)?)?,
+    ))
+}
+

@@ -1,0 +1,878 @@
+//! `dossier report`: the analyst's view of a run, one page per asset and an index, as
+//! HTML or Markdown. Every cell shows its status in words, a label badge when it is not a
+//! plain fact, the value, the verbatim quote and a link to the cited record's deep link;
+//! conflicts show both sides. Source text is hostile: HTML goes through maud, which
+//! escapes every interpolated string, behind a Content-Security-Policy that allows no
+//! script at all; Markdown escapes its own syntax and HTML. Only `http(s)` catalog URLs
+//! become links.
+
+use std::collections::BTreeMap;
+
+use datafusion::arrow::array::{Array, RecordBatch, StringArray};
+use datafusion::arrow::compute::cast;
+use datafusion::arrow::datatypes::DataType;
+use datafusion::prelude::{SessionContext, col, lit};
+use maud::{DOCTYPE, Markup, PreEscaped, html};
+
+use crate::Error;
+use crate::run::profile;
+use crate::access::sql::RunRow;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Html,
+    Md,
+}
+
+impl Format {
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Html => "html",
+            Format::Md => "md",
+        }
+    }
+}
+
+/// One profile cell as the report shows it (columns of the `profile` view).
+#[derive(Clone, Debug, Default)]
+pub struct Cell {
+    pub asset_id: String,
+    pub section: String,
+    pub field: String,
+    pub endpoint: Option<String>,
+    pub population: Option<String>,
+    pub arm: Option<String>,
+    pub value: Option<String>,
+    pub unit: Option<String>,
+    pub label: Option<String>,
+    pub status: String,
+    pub detail: Option<String>,
+    pub family: Option<String>,
+    pub source_id: Option<String>,
+    pub url: Option<String>,
+    pub quote: Option<String>,
+    pub cutoff_date: Option<String>,
+    pub source_title: Option<String>,
+    pub retrieved_at: Option<String>,
+}
+
+/// One side of a conflict.
+#[derive(Clone, Debug, Default)]
+pub struct Side {
+    pub value: Option<String>,
+    pub unit: Option<String>,
+    pub family: Option<String>,
+    pub cutoff: Option<String>,
+    pub url: Option<String>,
+    pub source_id: Option<String>,
+    pub quote: Option<String>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Conflict {
+    pub field: String,
+    pub endpoint: Option<String>,
+    pub population: Option<String>,
+    pub arm: Option<String>,
+    pub resolution: String,
+    pub winner: Side,
+    pub other: Side,
+}
+
+/// Everything one asset's page shows.
+#[derive(Clone, Debug, Default)]
+pub struct AssetPage {
+    pub cells: Vec<Cell>,
+    pub conflicts: Vec<Conflict>,
+}
+
+/// A run's report data: its manifest row and each asset's cells and conflicts.
+pub struct RunReport {
+    pub run: RunRow,
+    pub assets: BTreeMap<String, AssetPage>,
+}
+
+/// The status in the analyst's words, and what to do about it.
+pub fn status_words(status: &str) -> (&'static str, &'static str) {
+    match status {
+        "value" => (
+            "Value",
+            "passed every gate and won precedence: read it, follow the citation",
+        ),
+        "conflicting" => (
+            "Sources disagree",
+            "two values survived the rules: look at both sources",
+        ),
+        "not_yet_published" => (
+            "Not yet published",
+            "the source exists but has not posted this: wait or ask the company",
+        ),
+        "source_empty" => (
+            "Nothing in source",
+            "the source was checked and has nothing here",
+        ),
+        "skipped" => (
+            "Skipped",
+            "not attempted on purpose: decide whether it matters",
+        ),
+        "fetch_failed" => (
+            "Fetch failed",
+            "the snapshot could not fetch the source: re-run the snapshot",
+        ),
+        _ => ("Unknown status", "a status this report does not know"),
+    }
+}
+
+/// The label badge of a claim that is not a plain fact (`None` for a fact).
+pub fn label_words(label: &str) -> Option<(&'static str, &'static str)> {
+    match label {
+        "fact" | "" => None,
+        "derived" => Some(("Derived", "computed from quoted facts by a stated formula")),
+        "inference" => Some((
+            "Inference",
+            "reasoned from quoted facts, not stated in a source",
+        )),
+        "assumption" => Some(("Assumption", "an input chosen, not found")),
+        "modeled" => Some((
+            "Model output",
+            "the output of a model over visible assumptions",
+        )),
+        "hypothesis" => Some((
+            "Hypothesis",
+            "a possibility worth checking, not supported yet",
+        )),
+        _ => Some(("Unknown label", "a label this report does not know")),
+    }
+}
+
+pub fn resolution_words(resolution: &str) -> &'static str {
+    match resolution {
+        "later_cutoff" => "the later data cutoff wins",
+        "family_rank" => "the higher-ranked source family wins",
+        "unresolved" => "unresolved: both values stand",
+        _ => "unknown resolution",
+    }
+}
+
+/// A URL that may become a link: absolute `http` or `https`, re-serialized (so quotes,
+/// spaces and angle brackets are percent-encoded).
+pub fn safe_link(url: Option<&str>) -> Option<String> {
+    let u = url::Url::parse(url?).ok()?;
+    matches!(u.scheme(), "http" | "https").then(|| u.to_string())
+}
+
+fn text_column(b: &RecordBatch, name: &str) -> Result<Option<StringArray>, Error> {
+    let Ok(i) = b.schema().index_of(name) else {
+        return Ok(None);
+    };
+    let a = cast(b.column(i), &DataType::Utf8)?;
+    Ok(a.as_any().downcast_ref::<StringArray>().cloned())
+}
+
+/// Reads rows of Utf8-castable columns as optional strings, by column name.
+fn rows(batches: &[RecordBatch], names: &[&str]) -> Result<Vec<Vec<Option<String>>>, Error> {
+    let mut out = Vec::new();
+    for b in batches {
+        let cols: Vec<Option<StringArray>> = names
+            .iter()
+            .map(|n| text_column(b, n))
+            .collect::<Result<_, _>>()?;
+        for i in 0..b.num_rows() {
+            out.push(
+                cols.iter()
+                    .map(|c| {
+                        c.as_ref()
+                            .filter(|c| !c.is_null(i))
+                            .map(|c| c.value(i).to_string())
+                            .filter(|s| !s.is_empty())
+                    })
+                    .collect(),
+            );
+        }
+    }
+    Ok(out)
+}
+
+const CELL_COLUMNS: [&str; 18] = [
+    "asset_id",
+    "section",
+    "field",
+    "endpoint",
+    "population",
+    "arm",
+    "value",
+    "unit",
+    "label",
+    "status",
+    "detail",
+    "family",
+    "source_id",
+    "url",
+    "quote",
+    "cutoff_date",
+    "source_title",
+    "retrieved_at",
+];
+
+const CONFLICT_COLUMNS: [&str; 18] = [
+    "asset_id",
+    "field",
+    "endpoint",
+    "population",
+    "arm",
+    "resolution",
+    "winner_value",
+    "winner_unit",
+    "winner_family",
+    "winner_cutoff",
+    "winner_url",
+    "winner_source_id",
+    "other_value",
+    "other_unit",
+    "other_family",
+    "other_cutoff",
+    "other_url",
+    "other_source_id",
+];
+
+fn field_rank(field: &str) -> usize {
+    profile::FIELDS
+        .iter()
+        .position(|f| f.name == field || f.name.ends_with(&format!(".{field}")))
+        .unwrap_or(usize::MAX)
+}
+
+/// Loads the report of the session's current run (`current_run`), for one asset or all.
+pub async fn load(
+    ctx: &SessionContext,
+    run: RunRow,
+    asset: Option<&str>,
+) -> Result<RunReport, Error> {
+    let filtered = |table: &'static str| async move {
+        let df = ctx.table(table).await?;
+        let df = match asset {
+            Some(a) => df.filter(col("asset_id").eq(lit(a.to_string())))?,
+            None => df,
+        };
+        Ok::<_, Error>(df.collect().await?)
+    };
+    let mut assets: BTreeMap<String, AssetPage> = BTreeMap::new();
+    for r in rows(&filtered("profile").await?, &CELL_COLUMNS)? {
+        let s = |i: usize| r[i].clone();
+        let cell = Cell {
+            asset_id: s(0).unwrap_or_default(),
+            section: s(1).unwrap_or_default(),
+            field: s(2).unwrap_or_default(),
+            endpoint: s(3),
+            population: s(4),
+            arm: s(5),
+            value: s(6),
+            unit: s(7),
+            label: s(8),
+            status: s(9).unwrap_or_default(),
+            detail: s(10),
+            family: s(11),
+            source_id: s(12),
+            url: s(13),
+            quote: s(14),
+            cutoff_date: s(15),
+            source_title: s(16),
+            retrieved_at: s(17),
+        };
+        assets
+            .entry(cell.asset_id.clone())
+            .or_default()
+            .cells
+            .push(cell);
+    }
+    // the quote behind each side of a conflict: the accepted claim with that value and source
+    let mut quotes: BTreeMap<(String, String, String, String), String> = BTreeMap::new();
+    let claims = ctx
+        .table("claims")
+        .await?
+        .filter(col("run_id").eq(lit(run.run_id.clone())))?;
+    let claims = match asset {
+        Some(a) => claims.filter(col("asset_id").eq(lit(a.to_string())))?,
+        None => claims,
+    };
+    let claims = claims
+        .filter(col("accepted").eq(lit(true)))?
+        .collect()
+        .await?;
+    for r in rows(
+        &claims,
+        &["asset_id", "field", "source_id", "value", "quote"],
+    )? {
+        if let [Some(a), Some(f), Some(src), Some(v), Some(q)] = &r[..] {
+            quotes
+                .entry((a.clone(), f.clone(), src.clone(), v.clone()))
+                .or_insert_with(|| q.clone());
+        }
+    }
+    for r in rows(&filtered("profile_conflicts").await?, &CONFLICT_COLUMNS)? {
+        let s = |i: usize| r[i].clone();
+        let asset_id = s(0).unwrap_or_default();
+        let field = s(1).unwrap_or_default();
+        let quote = |src: &Option<String>, v: &Option<String>| {
+            quotes
+                .get(&(
+                    asset_id.clone(),
+                    field.clone(),
+                    src.clone().unwrap_or_default(),
+                    v.clone().unwrap_or_default(),
+                ))
+                .cloned()
+        };
+        let conflict = Conflict {
+            field: field.clone(),
+            endpoint: s(2),
+            population: s(3),
+            arm: s(4),
+            resolution: s(5).unwrap_or_default(),
+            winner: Side {
+                quote: quote(&s(11), &s(6)),
+                value: s(6),
+                unit: s(7),
+                family: s(8),
+                cutoff: s(9),
+                url: s(10),
+                source_id: s(11),
+            },
+            other: Side {
+                quote: quote(&s(17), &s(12)),
+                value: s(12),
+                unit: s(13),
+                family: s(14),
+                cutoff: s(15),
+                url: s(16),
+                source_id: s(17),
+            },
+        };
+        assets.entry(asset_id).or_default().conflicts.push(conflict);
+    }
+    for page in assets.values_mut() {
+        page.cells.sort_by(|a, b| {
+            (
+                field_rank(&a.field),
+                &a.endpoint,
+                &a.population,
+                &a.arm,
+                &a.value,
+            )
+                .cmp(&(
+                    field_rank(&b.field),
+                    &b.endpoint,
+                    &b.population,
+                    &b.arm,
+                    &b.value,
+                ))
+        });
+    }
+    if let Some(a) = asset
+        && !assets.contains_key(a)
+    {
+        return Err(Error::Invalid(format!(
+            "asset {a} has no cells in run {}",
+            run.run_id
+        )));
+    }
+    Ok(RunReport { run, assets })
+}
+
+fn key_of(endpoint: &Option<String>, population: &Option<String>, arm: &Option<String>) -> String {
+    [endpoint, population, arm]
+        .iter()
+        .filter_map(|x| x.as_deref())
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// A field without its section (the page groups cells by section already).
+fn short_field(field: &str) -> &str {
+    field.split_once('.').map_or(field, |(_, f)| f)
+}
+
+fn value_of(value: &Option<String>, unit: &Option<String>) -> String {
+    match (value, unit) {
+        (Some(v), Some(u)) => format!("{v} {u}"),
+        (Some(v), None) => v.clone(),
+        _ => String::new(),
+    }
+}
+
+fn counts(page: &AssetPage) -> BTreeMap<&'static str, usize> {
+    let mut out = BTreeMap::new();
+    for c in &page.cells {
+        *out.entry(status_words(&c.status).0).or_default() += 1;
+    }
+    out
+}
+
+/// The earliest and latest retrieval dates of the sources a page cites.
+fn retrieval_span<'a>(dates: impl Iterator<Item = &'a str>) -> Option<(String, String)> {
+    let mut all: Vec<&str> = dates.collect();
+    all.sort();
+    Some((all.first()?.to_string(), all.last()?.to_string()))
+}
+
+const STYLE: &str = "
+body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:78rem;padding:0 1rem;color:#1b1f24}
+h1{margin-bottom:.2rem}table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}
+th,td{border-bottom:1px solid #d8dee4;padding:.35rem .5rem;text-align:left;vertical-align:top}
+th{background:#f3f5f7;font-weight:600}.badge{display:inline-block;border-radius:.7rem;padding:.05rem .55rem;
+font-size:.8rem;font-weight:600;white-space:nowrap;margin:0 .2rem .2rem 0}
+.status-value{background:#d6f5dd;color:#11632a}.status-conflicting{background:#ffe1c2;color:#8a3c00}
+.status-not_yet_published{background:#e4e7ff;color:#2b36a8}.status-source_empty{background:#eceff1;color:#44515c}
+.status-skipped{background:#f2f2f2;color:#666}.status-fetch_failed{background:#ffd7d7;color:#9b1111}
+.label{background:#fff4bf;color:#6b5200;border:1px solid #e3c75a}blockquote{margin:0 0 .3rem;padding:.1rem .5rem;
+border-left:3px solid #b8c2cc;color:#39434d;white-space:pre-wrap;overflow-wrap:anywhere}
+.value{font-weight:600;overflow-wrap:anywhere}.detail{color:#5c6770}.sides{display:grid;grid-template-columns:1fr 1fr;gap:1rem}
+.side{border:1px solid #d8dee4;border-radius:.4rem;padding:.5rem .7rem}.winner{border-color:#58a06b}
+footer{margin-top:2rem;color:#5c6770;font-size:.85rem;border-top:1px solid #d8dee4;padding-top:.6rem}
+";
+
+const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+fn head(title: &str) -> Markup {
+    html! {
+        head {
+            meta charset="utf-8";
+            meta http-equiv="Content-Security-Policy" content=(CSP);
+            meta name="referrer" content="no-referrer";
+            meta name="viewport" content="width=device-width, initial-scale=1";
+            title { (title) }
+            style { (PreEscaped(STYLE)) }
+        }
+    }
+}
+
+fn status_badge(status: &str) -> Markup {
+    let (words, hint) = status_words(status);
+    html! {
+        span class={ "badge status-" (status) } data-status=(status) title=(hint) { (words) }
+    }
+}
+
+fn label_badge(label: Option<&str>) -> Markup {
+    html! {
+        @if let Some((words, hint)) = label.and_then(label_words) {
+            span class="badge label" data-label=(label.unwrap_or_default()) title=(hint) { (words) }
+        }
+    }
+}
+
+fn citation(url: Option<&str>, text: &str) -> Markup {
+    html! {
+        @match safe_link(url) {
+            Some(href) => a class="cite" href=(href) rel="noopener noreferrer" { (text) },
+            None => span class="cite" { (text) },
+        }
+    }
+}
+
+fn footer(run: &RunRow, span: Option<(String, String)>) -> Markup {
+    html! {
+        footer {
+            "Run " code { (run.run_id) } " (" (run.reasoner)
+            @if let Some(m) = &run.model { ", " (m) }
+            ", finished " (run.finished_at) ") over snapshot " code { (run.snapshot_id) } ". "
+            @if let Some((first, last)) = span {
+                @if first == last { "Sources retrieved " (first) "." }
+                @else { "Sources retrieved " (first) " to " (last) "." }
+            }
+        }
+    }
+}
+
+/// One asset's page as HTML.
+pub fn asset_html(run: &RunRow, asset: &str, page: &AssetPage) -> String {
+    let mut sections: Vec<(&str, Vec<&Cell>)> = Vec::new();
+    for c in &page.cells {
+        match sections.last_mut() {
+            Some((s, v)) if *s == c.section => v.push(c),
+            _ => sections.push((c.section.as_str(), vec![c])),
+        }
+    }
+    let span = retrieval_span(page.cells.iter().filter_map(|c| c.retrieved_at.as_deref()));
+    let markup = html! {
+        (DOCTYPE)
+        html lang="en" {
+            (head(&format!("{asset}: dossier profile")))
+            body {
+                h1 { (asset) }
+                p class="summary" {
+                    @for (words, n) in counts(page) { span class="count" { (words) ": " (n) } " " }
+                }
+                nav { @for (s, _) in &sections { a href={ "#" (s) } { (s) } " " } }
+                @for (s, cells) in &sections {
+                    section id=(s) {
+                        h2 { (s) }
+                        table class="cells" {
+                            thead { tr { th { "Field" } th { "Endpoint · population · arm" } th { "Status" } th { "Value" } th { "Evidence" } } }
+                            tbody {
+                                @for c in cells {
+                                    tr class="cell" data-status=(c.status) data-field=(c.field) {
+                                        td { (short_field(&c.field)) }
+                                        td { (key_of(&c.endpoint, &c.population, &c.arm)) }
+                                        td { (status_badge(&c.status)) (label_badge(c.label.as_deref())) }
+                                        td {
+                                            @if c.value.is_some() { span class="value" { (value_of(&c.value, &c.unit)) } }
+                                            @if let Some(d) = &c.detail { div class="detail" { (d) } }
+                                        }
+                                        td {
+                                            @if let Some(q) = &c.quote { blockquote class="quote" { (q) } }
+                                            @if c.url.is_some() || c.source_id.is_some() {
+                                                (citation(c.url.as_deref(), c.source_title.as_deref().or(c.source_id.as_deref()).unwrap_or("source")))
+                                                @if let Some(f) = &c.family { " · " (f) }
+                                                @if let Some(d) = &c.cutoff_date { " · data cutoff " (d) }
+                                                @if let Some(d) = &c.retrieved_at { " · retrieved " (d) }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                @if !page.conflicts.is_empty() {
+                    section id="conflicts" {
+                        h2 { "Conflicts" }
+                        @for x in &page.conflicts {
+                            div class="conflict" data-resolution=(x.resolution) {
+                                h3 { (x.field) " " span class="detail" { (key_of(&x.endpoint, &x.population, &x.arm)) } }
+                                p { (resolution_words(&x.resolution)) }
+                                div class="sides" {
+                                    @for (role, side) in [("winner", &x.winner), ("other", &x.other)] {
+                                        div class={ "side " (role) } {
+                                            div class="value" { (value_of(&side.value, &side.unit)) }
+                                            @if let Some(q) = &side.quote { blockquote class="quote" { (q) } }
+                                            (citation(side.url.as_deref(), side.source_id.as_deref().unwrap_or("source")))
+                                            @if let Some(f) = &side.family { " · " (f) }
+                                            @if let Some(d) = &side.cutoff { " · data cutoff " (d) }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                (footer(run, span))
+            }
+        }
+    };
+    markup.into_string()
+}
+
+/// The run's index page as HTML: one row per asset with its status counts.
+pub fn index_html(report: &RunReport) -> String {
+    let span = retrieval_span(
+        report
+            .assets
+            .values()
+            .flat_map(|p| p.cells.iter().filter_map(|c| c.retrieved_at.as_deref())),
+    );
+    let markup = html! {
+        (DOCTYPE)
+        html lang="en" {
+            (head(&format!("run {}: dossier profiles", report.run.run_id)))
+            body {
+                h1 { "Run " (report.run.run_id) }
+                table class="assets" {
+                    thead { tr { th { "Asset" } th { "Cells by status" } th { "Conflicts" } } }
+                    tbody {
+                        @for (asset, page) in &report.assets {
+                            tr {
+                                td { a href={ (asset) ".html" } { (asset) } }
+                                td {
+                                    @for (status, n) in status_counts(page) {
+                                        (status_badge(status)) span class="n" { (n) } " "
+                                    }
+                                }
+                                td { (page.conflicts.len()) }
+                            }
+                        }
+                    }
+                }
+                (footer(&report.run, span))
+            }
+        }
+    };
+    markup.into_string()
+}
+
+fn status_counts(page: &AssetPage) -> BTreeMap<&str, usize> {
+    let mut out = BTreeMap::new();
+    for c in &page.cells {
+        *out.entry(c.status.as_str()).or_default() += 1;
+    }
+    out
+}
+
+/// Escapes text for a Markdown table cell: Markdown syntax is backslash-escaped, HTML
+/// metacharacters become entities, and line breaks become spaces.
+pub fn md_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\n' | '\r' | '\t' => out.push(' '),
+            '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '(' | ')' | '#' | '+' | '-' | '.'
+            | '!' | '|' | '~' | '=' | ':' => {
+                out.push('\\');
+                out.push(ch);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn md_link(url: Option<&str>, text: &str) -> String {
+    match safe_link(url) {
+        Some(href) => format!("[{}](<{}>)", md_escape(text), href),
+        None => md_escape(text),
+    }
+}
+
+/// One asset's page as Markdown (GitHub tables).
+pub fn asset_md(run: &RunRow, asset: &str, page: &AssetPage) -> String {
+    let mut out = format!("# {}\n\n", md_escape(asset));
+    let mut section = "";
+    for c in &page.cells {
+        if c.section != section {
+            section = &c.section;
+            out.push_str(&format!(
+                "\n## {}\n\n| Field | Endpoint · population · arm | Status | Value | Evidence |\n|---|---|---|---|---|\n",
+                md_escape(section)
+            ));
+        }
+        let mut status = format!("**{}**", status_words(&c.status).0);
+        if let Some((w, _)) = c.label.as_deref().and_then(label_words) {
+            status.push_str(&format!(" · _{w}_"));
+        }
+        let mut value = md_escape(&value_of(&c.value, &c.unit));
+        if let Some(d) = &c.detail {
+            if !value.is_empty() {
+                value.push_str(" · ");
+            }
+            value.push_str(&md_escape(d));
+        }
+        let mut evidence = String::new();
+        if let Some(q) = &c.quote {
+            evidence.push_str(&format!("“{}” ", md_escape(q)));
+        }
+        if c.url.is_some() || c.source_id.is_some() {
+            evidence.push_str(&md_link(
+                c.url.as_deref(),
+                c.source_title
+                    .as_deref()
+                    .or(c.source_id.as_deref())
+                    .unwrap_or("source"),
+            ));
+            for (what, v) in [
+                ("", &c.family),
+                ("data cutoff ", &c.cutoff_date),
+                ("retrieved ", &c.retrieved_at),
+            ] {
+                if let Some(v) = v {
+                    evidence.push_str(&format!(" · {what}{}", md_escape(v)));
+                }
+            }
+        }
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} |\n",
+            md_escape(short_field(&c.field)),
+            md_escape(&key_of(&c.endpoint, &c.population, &c.arm)),
+            status,
+            value,
+            evidence
+        ));
+    }
+    if !page.conflicts.is_empty() {
+        out.push_str(
+            "\n## Conflicts\n\n| Cell | Resolution | Winner | Other |\n|---|---|---|---|\n",
+        );
+        for x in &page.conflicts {
+            let side = |s: &Side| {
+                let mut t = format!("**{}**", md_escape(&value_of(&s.value, &s.unit)));
+                if let Some(q) = &s.quote {
+                    t.push_str(&format!(" “{}”", md_escape(q)));
+                }
+                t.push_str(&format!(
+                    " {}",
+                    md_link(s.url.as_deref(), s.source_id.as_deref().unwrap_or("source"))
+                ));
+                if let Some(d) = &s.cutoff {
+                    t.push_str(&format!(" · data cutoff {}", md_escape(d)));
+                }
+                t
+            };
+            out.push_str(&format!(
+                "| {} {} | {} | {} | {} |\n",
+                md_escape(&x.field),
+                md_escape(&key_of(&x.endpoint, &x.population, &x.arm)),
+                resolution_words(&x.resolution),
+                side(&x.winner),
+                side(&x.other)
+            ));
+        }
+    }
+    let span = retrieval_span(page.cells.iter().filter_map(|c| c.retrieved_at.as_deref()));
+    out.push_str(&format!(
+        "\n---\nRun `{}` ({}, finished {}) over snapshot `{}`.{}\n",
+        run.run_id,
+        run.reasoner,
+        run.finished_at,
+        run.snapshot_id,
+        match span {
+            Some((a, b)) if a == b => format!(" Sources retrieved {}.", md_escape(&a)),
+            Some((a, b)) => format!(" Sources retrieved {} to {}.", md_escape(&a), md_escape(&b)),
+            None => String::new(),
+        }
+    ));
+    out
+}
+
+/// The run's index as Markdown.
+pub fn index_md(report: &RunReport) -> String {
+    let mut out = format!(
+        "# Run `{}`\n\n| Asset | Cells by status | Conflicts |\n|---|---|---|\n",
+        report.run.run_id
+    );
+    for (asset, page) in &report.assets {
+        let counts: Vec<String> = status_counts(page)
+            .iter()
+            .map(|(s, n)| format!("{}: {n}", status_words(s).0))
+            .collect();
+        out.push_str(&format!(
+            "| [{}](<{}.md>) | {} | {} |\n",
+            md_escape(asset),
+            asset,
+            counts.join(", "),
+            page.conflicts.len()
+        ));
+    }
+    out.push_str(&format!(
+        "\n---\nRun `{}` over snapshot `{}`, finished {}.\n",
+        report.run.run_id, report.run.snapshot_id, report.run.finished_at
+    ));
+    out
+}
+
+/// Writes the index and every asset's page into a directory; returns the pages written.
+pub fn write_dir(
+    dir: &std::path::Path,
+    format: Format,
+    report: &RunReport,
+) -> Result<usize, Error> {
+    let io = |path: &std::path::Path, e: std::io::Error| {
+        Error::Invalid(format!("writing {}: {e}", path.display()))
+    };
+    std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    let write = |name: &str, text: String| {
+        let path = dir.join(format!("{name}.{}", format.extension()));
+        std::fs::write(&path, text).map_err(|e| io(&path, e))
+    };
+    write("index", index_page(format, report))?;
+    for (asset, page) in &report.assets {
+        write(asset, asset_page(format, &report.run, asset, page))?;
+    }
+    Ok(report.assets.len() + 1)
+}
+
+pub fn asset_page(format: Format, run: &RunRow, asset: &str, page: &AssetPage) -> String {
+    match format {
+        Format::Html => asset_html(run, asset, page),
+        Format::Md => asset_md(run, asset, page),
+    }
+}
+
+pub fn index_page(format: Format, report: &RunReport) -> String {
+    match format {
+        Format::Html => index_html(report),
+        Format::Md => index_md(report),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run() -> RunRow {
+        RunRow {
+            run_id: "r1".into(),
+            snapshot_id: "s".repeat(64),
+            reasoner: "extractive".into(),
+            model: None,
+            started_at: "2026-01-01T00:00:00Z".into(),
+            finished_at: "2026-01-01T00:01:00Z".into(),
+            assets: 1,
+            manifests: 1,
+        }
+    }
+
+    fn hostile() -> AssetPage {
+        let evil = "<script>alert(1)</script><img src=x onerror=alert(2)> | **bold** [x](javascript:alert(3))";
+        AssetPage {
+            cells: vec![Cell {
+                asset_id: "a".into(),
+                section: "identity".into(),
+                field: "identity.sponsor".into(),
+                value: Some(evil.into()),
+                quote: Some(evil.into()),
+                status: "value".into(),
+                label: Some("inference".into()),
+                url: Some("javascript:alert(4)".into()),
+                source_id: Some("s1".into()),
+                ..Cell::default()
+            }],
+            conflicts: vec![],
+        }
+    }
+
+    #[test]
+    fn html_escapes_source_text_and_links_only_http() {
+        let page = asset_html(&run(), "a", &hostile());
+        assert!(!page.contains("<script>alert"), "{page}");
+        assert!(!page.contains("<img"));
+        assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+        assert!(!page.contains("href=\"javascript"));
+        assert!(page.contains("Content-Security-Policy"));
+        assert!(page.contains(">Inference<"));
+        assert!(page.contains(">Value<"));
+    }
+
+    #[test]
+    fn markdown_escapes_its_syntax_and_html() {
+        let page = asset_md(&run(), "a", &hostile());
+        let row = page.lines().find(|l| l.starts_with("| sponsor")).unwrap();
+        // one table row: five cells, no unescaped pipe from the source text
+        let pipes = row
+            .match_indices('|')
+            .filter(|(i, _)| !row[..*i].ends_with('\\'));
+        assert_eq!(pipes.count(), 6, "{row}");
+        assert!(!row.contains("<script>") && !row.contains("<img"));
+        assert!(row.contains("\\*\\*bold\\*\\*"));
+        assert!(!row.contains("](javascript"));
+        assert!(row.contains("_Inference_"));
+    }
+
+    #[test]
+    fn only_absolute_http_urls_become_links() {
+        assert_eq!(
+            safe_link(Some("https://clinicaltrials.gov/study/NCT1\"><b>")).as_deref(),
+            Some("https://clinicaltrials.gov/study/NCT1%22%3E%3Cb%3E")
+        );
+        for bad in [
+            "javascript:alert(1)",
+            "data:text/html,x",
+            "/relative",
+            "file:///etc/passwd",
+        ] {
+            assert_eq!(safe_link(Some(bad)), None, "{bad}");
+        }
+    }
+}

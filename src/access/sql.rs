@@ -1,0 +1,405 @@
+//! `dossier sql`: registers the lake's tables with DataFusion and renders results.
+//! Every directory under `tables/` is a Parquet table (hive-style partitions); the
+//! bundles of one snapshot (default `latest`) are read through the verifying lake and
+//! exposed as `records` (one row per asset and member record), `text_fields` (one row
+//! per text leaf, what the quote gate searches) and `sources` (every record of the
+//! snapshot once, in full, from its sources object). `runs` lists the run manifests;
+//! `current_run` holds the run the analyst views of `sql/views/analyst.sql` show (the
+//! latest finished run unless one is pinned).
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use datafusion::arrow::array::{ArrayRef, RecordBatch, StringArray, UInt64Array};
+use datafusion::arrow::datatypes::{DataType, Field, Schema};
+use datafusion::datasource::MemTable;
+use datafusion::execution::context::SQLOptions;
+use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use datafusion::prelude::{ParquetReadOptions, SessionContext};
+use datafusion::sql::parser::{DFParser, Statement};
+use datafusion::sql::sqlparser::dialect::GenericDialect;
+use datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer};
+
+use crate::Error;
+use crate::lake::bundle;
+use crate::lake::Lake;
+use crate::run::RunManifest;
+use crate::snapshot;
+
+/// The analyst views, created over the lake's tables when their inputs exist.
+pub const VIEWS: &str = include_str!("../../sql/views/analyst.sql");
+const VIEW_INPUTS: [&str; 3] = ["profile_cells", "conflicts", "catalog"];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Table,
+    Csv,
+    Json,
+}
+
+/// Builds a session over the lake. Bundles are loaded only when `with_bundles`; the
+/// analyst views show `run` (an id), or the latest finished run when `None`.
+pub async fn context(
+    lake: &Lake,
+    snapshot_ref: &str,
+    with_bundles: bool,
+    run: Option<&str>,
+) -> Result<SessionContext, Error> {
+    // information_schema gives `SHOW TABLES`, `SHOW COLUMNS FROM t` and
+    // `SELECT … FROM information_schema.columns`, as in datafusion-cli
+    let config = datafusion::prelude::SessionConfig::new().with_information_schema(true);
+    let ctx = SessionContext::new_with_config(config);
+    ctx.register_object_store(lake.store_url(), lake.store());
+    let (names, _) = lake.list_level("tables/").await?;
+    let mut tables = BTreeSet::new();
+    for name in &names {
+        // A table directory holds at least one Parquet part (else there is no schema).
+        // dossier writes every part of a table with one schema, so the first part's
+        // footer gives it: inferring it from all parts would read every footer.
+        let keys = lake.list(&format!("tables/{name}/")).await?;
+        let Some(first) = keys.iter().find(|k| k.ends_with(".parquet")) else {
+            continue;
+        };
+        let footer = ParquetRecordBatchReaderBuilder::try_new(lake.get(first).await?)?;
+        let schema = footer.schema().clone();
+        let url = lake.table_url(&format!("tables/{name}"));
+        ctx.register_parquet(
+            name.as_str(),
+            &url,
+            ParquetReadOptions::default().schema(&schema),
+        )
+        .await?;
+        tables.insert(name.clone());
+    }
+    register_runs(&ctx, lake, run).await?;
+    if VIEW_INPUTS.iter().all(|t| tables.contains(*t)) {
+        for stmt in DFParser::parse_sql(VIEWS)? {
+            execute(&ctx, stmt, None).await?;
+        }
+    }
+    if with_bundles {
+        register_bundles(&ctx, lake, snapshot_ref).await?;
+    }
+    Ok(ctx)
+}
+
+/// One row of the `runs` table: a run id with its manifests merged (a sharded run has
+/// one manifest per shard).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunRow {
+    pub run_id: String,
+    pub snapshot_id: String,
+    pub reasoner: String,
+    pub model: Option<String>,
+    pub started_at: String,
+    pub finished_at: String,
+    pub assets: u64,
+    pub manifests: u64,
+}
+
+/// Every run of the lake that wrote a manifest, oldest first by finish time.
+pub async fn runs(lake: &Lake) -> Result<Vec<RunRow>, Error> {
+    let (ids, _) = lake.list_level("runs/").await?;
+    let mut rows = Vec::new();
+    for id in ids {
+        let (_, files) = lake.list_level(&format!("runs/{id}/")).await?;
+        let mut row: Option<RunRow> = None;
+        for file in files.iter().filter(|f| {
+            f.as_str() == "manifest.json"
+                || (f.starts_with("manifest-shard-") && f.ends_with(".json"))
+        }) {
+            let key = format!("runs/{id}/{file}");
+            let m: RunManifest = serde_json::from_slice(&lake.get(&key).await?)
+                .map_err(|e| Error::Invalid(format!("{key}: {e}")))?;
+            match row.as_mut() {
+                None => {
+                    row = Some(RunRow {
+                        run_id: m.run_id,
+                        snapshot_id: m.snapshot_id,
+                        reasoner: m.reasoner,
+                        model: m.model,
+                        started_at: m.started_at,
+                        finished_at: m.finished_at,
+                        assets: m.assets.len() as u64,
+                        manifests: 1,
+                    })
+                }
+                Some(r) => {
+                    r.started_at = r.started_at.clone().min(m.started_at);
+                    r.finished_at = r.finished_at.clone().max(m.finished_at);
+                    r.assets += m.assets.len() as u64;
+                    r.manifests += 1;
+                }
+            }
+        }
+        rows.extend(row);
+    }
+    rows.sort_by(|a, b| (&a.finished_at, &a.run_id).cmp(&(&b.finished_at, &b.run_id)));
+    Ok(rows)
+}
+
+/// The run the analyst views show: the pinned one (which must exist), else the latest.
+pub fn pick_run<'a>(runs: &'a [RunRow], pin: Option<&str>) -> Result<Option<&'a RunRow>, Error> {
+    match pin {
+        None => Ok(runs.last()),
+        Some(id) => match runs.iter().find(|r| r.run_id == id) {
+            Some(r) => Ok(Some(r)),
+            None => Err(Error::Invalid(format!(
+                "run {id} has no manifest in the lake (runs: {})",
+                if runs.is_empty() {
+                    "none".to_string()
+                } else {
+                    runs.iter()
+                        .map(|r| r.run_id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            ))),
+        },
+    }
+}
+
+async fn register_runs(ctx: &SessionContext, lake: &Lake, pin: Option<&str>) -> Result<(), Error> {
+    let all = runs(lake).await?;
+    let current: Vec<&RunRow> = pick_run(&all, pin)?.into_iter().collect();
+    let batch = |rows: &[&RunRow]| -> Result<RecordBatch, Error> {
+        let text = |f: &dyn Fn(&RunRow) -> Option<String>| -> ArrayRef {
+            Arc::new(StringArray::from(
+                rows.iter().map(|r| f(r)).collect::<Vec<_>>(),
+            ))
+        };
+        let count = |f: &dyn Fn(&RunRow) -> u64| -> ArrayRef {
+            Arc::new(UInt64Array::from(
+                rows.iter().map(|r| f(r)).collect::<Vec<_>>(),
+            ))
+        };
+        let cols: Vec<(&str, ArrayRef)> = vec![
+            ("run_id", text(&|r| Some(r.run_id.clone()))),
+            ("snapshot_id", text(&|r| Some(r.snapshot_id.clone()))),
+            ("reasoner", text(&|r| Some(r.reasoner.clone()))),
+            ("model", text(&|r| r.model.clone())),
+            ("started_at", text(&|r| Some(r.started_at.clone()))),
+            ("finished_at", text(&|r| Some(r.finished_at.clone()))),
+            ("assets", count(&|r| r.assets)),
+            ("manifests", count(&|r| r.manifests)),
+        ];
+        let schema = Schema::new(
+            cols.iter()
+                .map(|(n, a)| Field::new(*n, a.data_type().clone(), *n == "model"))
+                .collect::<Vec<_>>(),
+        );
+        Ok(RecordBatch::try_new(
+            Arc::new(schema),
+            cols.into_iter().map(|(_, a)| a).collect(),
+        )?)
+    };
+    let all_refs: Vec<&RunRow> = all.iter().collect();
+    for (name, rows) in [("runs", &all_refs), ("current_run", &current)] {
+        let b = batch(rows)?;
+        ctx.register_table(
+            name,
+            Arc::new(MemTable::try_new(b.schema(), vec![vec![b]])?),
+        )?;
+    }
+    Ok(())
+}
+
+pub async fn register_bundles(
+    ctx: &SessionContext,
+    lake: &Lake,
+    snapshot_ref: &str,
+) -> Result<(), Error> {
+    let (id, manifest) = snapshot::load(lake, snapshot_ref).await?;
+    let mut batches = Vec::new();
+    for (asset, entry) in &manifest.assets {
+        batches
+            .extend(snapshot::read_bundle(lake, &entry.bundle, &format!("asset {asset}")).await?);
+    }
+    let fields = bundle::text_field_rows(&bundle::rows(&batches))?;
+    let records: Vec<RecordBatch> = batches
+        .iter()
+        .map(|b| with_snapshot_column(&id.to_string(), b, &["fields"]))
+        .collect::<Result<_, _>>()?;
+    let records_schema = match records.first() {
+        Some(b) => b.schema(),
+        None => with_snapshot_column(
+            &id.to_string(),
+            &RecordBatch::new_empty(bundle::schema()),
+            &["fields"],
+        )?
+        .schema(),
+    };
+    ctx.register_table(
+        "records",
+        Arc::new(MemTable::try_new(records_schema, vec![records])?),
+    )?;
+    let fields = with_snapshot_column(&id.to_string(), &fields, &[])?;
+    ctx.register_table(
+        "text_fields",
+        Arc::new(MemTable::try_new(fields.schema(), vec![vec![fields]])?),
+    )?;
+    let sources: Vec<RecordBatch> =
+        snapshot::read_bundle(lake, &manifest.sources_bundle, "sources")
+            .await?
+            .iter()
+            .map(|b| with_snapshot_column(&id.to_string(), b, &["fields", "asset_id", "role"]))
+            .collect::<Result<_, _>>()?;
+    if let Some(first) = sources.first() {
+        ctx.register_table(
+            "sources",
+            Arc::new(MemTable::try_new(first.schema(), vec![sources])?),
+        )?;
+    }
+    Ok(())
+}
+
+/// Prepends a constant `snapshot_id` column and drops the named columns.
+fn with_snapshot_column(id: &str, b: &RecordBatch, drop: &[&str]) -> Result<RecordBatch, Error> {
+    let mut fields = vec![Field::new("snapshot_id", DataType::Utf8, false)];
+    let mut cols: Vec<ArrayRef> = vec![Arc::new(StringArray::from(vec![id; b.num_rows()]))];
+    for (f, c) in b.schema().fields().iter().zip(b.columns()) {
+        if !drop.contains(&f.name().as_str()) {
+            fields.push(f.as_ref().clone());
+            cols.push(c.clone());
+        }
+    }
+    Ok(RecordBatch::try_new(Arc::new(Schema::new(fields)), cols)?)
+}
+
+/// Whether a query mentions the bundle tables (loading bundles costs a full read), or
+/// lists the session's tables (which should then include them).
+pub fn needs_bundles(query: &str) -> bool {
+    let q = query.to_ascii_lowercase();
+    ["records", "text_fields", "sources", "information_schema", "show tables"]
+        .iter()
+        .any(|t| q.contains(t))
+}
+
+/// Parses one or more `;`-separated statements (the last `;` is optional).
+pub fn parse(text: &str) -> Result<Vec<Statement>, Error> {
+    Ok(DFParser::parse_sql(text)?.into_iter().collect())
+}
+
+/// Whether the text typed so far ends a statement: it tokenizes (no open quote or
+/// comment) and its last token other than whitespace and comments is `;`.
+pub fn complete(text: &str) -> bool {
+    match Tokenizer::new(&GenericDialect {}, text).tokenize() {
+        Err(_) => false,
+        Ok(tokens) => matches!(
+            tokens
+                .iter()
+                .rev()
+                .find(|t| !matches!(t, Token::Whitespace(_))),
+            Some(Token::SemiColon)
+        ),
+    }
+}
+
+/// Plans and runs one statement; with `options`, plans they forbid are refused.
+pub async fn execute(
+    ctx: &SessionContext,
+    stmt: Statement,
+    options: Option<&SQLOptions>,
+) -> Result<Vec<RecordBatch>, Error> {
+    let plan = ctx.state().statement_to_plan(stmt).await?;
+    if let Some(o) = options {
+        o.verify_plan(&plan)?;
+    }
+    let df = ctx.execute_logical_plan(plan).await?;
+    let schema = Arc::new(df.schema().as_arrow().clone());
+    let batches = df.collect().await?;
+    // no rows still has columns: a table or CSV header, not nothing
+    if batches.is_empty() && !schema.fields().is_empty() {
+        return Ok(vec![RecordBatch::new_empty(schema)]);
+    }
+    Ok(batches)
+}
+
+/// Options for a read-only session: queries only (no DDL, DML or `SET`).
+pub fn read_only() -> SQLOptions {
+    SQLOptions::new()
+        .with_allow_ddl(false)
+        .with_allow_dml(false)
+        .with_allow_statements(false)
+}
+
+/// Every table and view of the session's default schema, sorted by name: its name,
+/// whether it is a view, and its Arrow schema. The prompt's `\d` and the Flight SQL
+/// server's table listing both read this.
+pub async fn tables(
+    ctx: &SessionContext,
+) -> Result<Vec<(String, bool, datafusion::arrow::datatypes::SchemaRef)>, Error> {
+    let catalog = ctx
+        .catalog("datafusion")
+        .ok_or_else(|| Error::Internal("no default catalog".into()))?;
+    let schema = catalog
+        .schema("public")
+        .ok_or_else(|| Error::Internal("no default schema".into()))?;
+    let mut names = schema.table_names();
+    names.sort();
+    let mut out = Vec::new();
+    for n in names {
+        if let Some(t) = schema.table(&n).await? {
+            let view = t.table_type() == datafusion::datasource::TableType::View;
+            out.push((n, view, t.schema()));
+        }
+    }
+    Ok(out)
+}
+
+/// The views, tables and their columns, for the prompt's `\d`.
+pub async fn describe(
+    ctx: &SessionContext,
+    name: Option<&str>,
+) -> Result<Vec<(String, String, Vec<(String, String)>)>, Error> {
+    let out: Vec<_> = tables(ctx)
+        .await?
+        .into_iter()
+        .filter(|(n, _, _)| name.is_none_or(|w| w == n))
+        .map(|(n, view, schema)| {
+            let cols = schema
+                .fields()
+                .iter()
+                .map(|f| (f.name().clone(), f.data_type().to_string()))
+                .collect();
+            (n, if view { "view" } else { "table" }.to_string(), cols)
+        })
+        .collect();
+    if let Some(n) = name
+        && out.is_empty()
+    {
+        return Err(Error::Invalid(format!("no table or view named {n}")));
+    }
+    Ok(out)
+}
+
+pub fn render(batches: &[RecordBatch], format: Format) -> Result<String, Error> {
+    match format {
+        Format::Table => {
+            Ok(datafusion::arrow::util::pretty::pretty_format_batches(batches)?.to_string())
+        }
+        Format::Csv => {
+            let mut out = Vec::new();
+            {
+                let mut w = datafusion::arrow::csv::WriterBuilder::new()
+                    .with_header(true)
+                    .build(&mut out);
+                for b in batches {
+                    w.write(b)?;
+                }
+            }
+            Ok(String::from_utf8_lossy(&out).into_owned())
+        }
+        Format::Json => {
+            let mut out = Vec::new();
+            {
+                let mut w = datafusion::arrow::json::LineDelimitedWriter::new(&mut out);
+                for b in batches {
+                    w.write(b)?;
+                }
+                w.finish()?;
+            }
+            Ok(String::from_utf8_lossy(&out).into_owned())
+        }
+    }
+}

@@ -1,0 +1,409 @@
+//! Bundle encoding: one asset's records (its own and its competitors') as one Parquet
+//! file, a row per record with its exact raw bytes and its text fields. The encoding is
+//! deterministic (fixed row order, fixed writer properties, no timestamps), so equal
+//! content gives equal bytes and so an equal content address. Pure; no I/O.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use datafusion::arrow::array::{
+    Array, ArrayRef, BinaryArray, BinaryBuilder, ListArray, ListBuilder, RecordBatch, StringArray,
+    StringBuilder, StructArray, StructBuilder,
+};
+use datafusion::arrow::datatypes::{DataType, Field, Fields, Schema, SchemaRef};
+use datafusion::parquet::arrow::ArrowWriter;
+use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use datafusion::parquet::basic::{Compression, ZstdLevel};
+use datafusion::parquet::file::properties::{EnabledStatistics, WriterProperties};
+
+use crate::domain::model::Record;
+use crate::snapshot::resolve::Role;
+
+#[derive(Debug, thiserror::Error)]
+pub enum BundleError {
+    #[error("encoding bundle of asset {asset}")]
+    Encode {
+        asset: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    #[error("decoding bundle {what}")]
+    Decode {
+        what: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+}
+
+/// Columns of a bundle row, in order. `fields` is a list of (locator, kind, text).
+pub const COLUMNS: [&str; 14] = [
+    "asset_id",
+    "role",
+    "source_id",
+    "family",
+    "record_key",
+    "url",
+    "retrieved_at",
+    "cutoff_date",
+    "title",
+    "media_type",
+    "content_sha256",
+    "raw_bytes",
+    "raw",
+    "fields",
+];
+
+fn field_struct() -> Fields {
+    Fields::from(vec![
+        Field::new("locator", DataType::Utf8, false),
+        Field::new("kind", DataType::Utf8, false),
+        Field::new("text", DataType::Utf8, false),
+    ])
+}
+
+pub fn schema() -> SchemaRef {
+    let s = |name: &str, nullable| Field::new(name, DataType::Utf8, nullable);
+    Arc::new(Schema::new(vec![
+        s("asset_id", false),
+        s("role", false),
+        s("source_id", false),
+        s("family", false),
+        s("record_key", false),
+        s("url", false),
+        s("retrieved_at", true),
+        s("cutoff_date", true),
+        s("title", true),
+        s("media_type", false),
+        s("content_sha256", false),
+        Field::new("raw_bytes", DataType::UInt64, false),
+        Field::new("raw", DataType::Binary, false),
+        Field::new(
+            "fields",
+            DataType::List(Arc::new(Field::new(
+                "item",
+                DataType::Struct(field_struct()),
+                true,
+            ))),
+            false,
+        ),
+    ]))
+}
+
+fn writer_props() -> WriterProperties {
+    WriterProperties::builder()
+        .set_created_by("dossier bundle v1".to_string())
+        .set_compression(Compression::ZSTD(
+            ZstdLevel::try_new(3).expect("level 3 is valid"),
+        ))
+        .set_statistics_enabled(EnabledStatistics::Chunk)
+        .set_max_row_group_row_count(Some(4096))
+        // Text and raw bytes rarely repeat exactly: dictionaries cost time for nothing.
+        .set_dictionary_enabled(false)
+        .set_data_page_size_limit(1 << 20)
+        .build()
+}
+
+/// Locator prefixes a competitor row keeps: identity, indication and approval fields,
+/// enough for the competitors section. The full record is in the snapshot's `sources`
+/// object; copying every competitor label whole into every bundle of its class would
+/// make bundles grow with the square of the portfolio.
+const COMPETITOR_KEEP: [&str; 9] = [
+    "/set_id",
+    "/effective_time",
+    "/openfda/",
+    "/indications_and_usage/",
+    "/application_number",
+    "/sponsor_name",
+    "/products/",
+    "/submissions/",
+    "/boxed_warning/",
+];
+
+fn kept(role: Role, tf: &crate::domain::model::TextField) -> bool {
+    role != Role::Competitor
+        || COMPETITOR_KEEP
+            .iter()
+            .any(|p| tf.locator.starts_with(p) || tf.locator == p.trim_end_matches('/'))
+}
+
+/// Encodes one asset's members. Rows are ordered subject first, then by family, key
+/// and content hash, whatever order `members` came in. Competitor rows carry their
+/// identity and indication fields and no raw bytes (`raw` empty, `raw_bytes` still the
+/// record's full length); subject and source rows carry everything.
+pub fn encode(asset_id: &str, members: &[(Role, &Record)]) -> Result<Vec<u8>, BundleError> {
+    let mut rows: Vec<&(Role, &Record)> = members.iter().collect();
+    rows.sort_by(|(ra, a), (rb, b)| {
+        (ra, a.family, &a.record_key, &a.content_sha256).cmp(&(
+            rb,
+            b.family,
+            &b.record_key,
+            &b.content_sha256,
+        ))
+    });
+    let enc_err = |e: Box<dyn std::error::Error + Send + Sync>| BundleError::Encode {
+        asset: asset_id.to_string(),
+        source: e,
+    };
+    let batch = to_batch(asset_id, &rows).map_err(|e| enc_err(Box::new(e)))?;
+    let mut out = Vec::new();
+    let mut writer = ArrowWriter::try_new(&mut out, schema(), Some(writer_props()))
+        .map_err(|e| enc_err(Box::new(e)))?;
+    writer.write(&batch).map_err(|e| enc_err(Box::new(e)))?;
+    writer.close().map_err(|e| enc_err(Box::new(e)))?;
+    Ok(out)
+}
+
+fn to_batch(
+    asset_id: &str,
+    rows: &[&(Role, &Record)],
+) -> Result<RecordBatch, datafusion::arrow::error::ArrowError> {
+    let col = |f: &dyn Fn(&Record, Role) -> Option<String>| -> ArrayRef {
+        Arc::new(
+            rows.iter()
+                .map(|(role, r)| f(r, *role))
+                .collect::<StringArray>(),
+        )
+    };
+    let mut raw = BinaryBuilder::new();
+    let mut fields = ListBuilder::new(StructBuilder::from_fields(field_struct(), 0));
+    for (role, r) in rows {
+        raw.append_value(if *role == Role::Competitor {
+            &[][..]
+        } else {
+            &r.raw[..]
+        });
+        let sb = fields.values();
+        for tf in r.fields.iter().filter(|tf| kept(*role, tf)) {
+            sb.field_builder::<StringBuilder>(0)
+                .expect("locator")
+                .append_value(&tf.locator);
+            sb.field_builder::<StringBuilder>(1)
+                .expect("kind")
+                .append_value(tf.kind);
+            sb.field_builder::<StringBuilder>(2)
+                .expect("text")
+                .append_value(&tf.text);
+            sb.append(true);
+        }
+        fields.append(true);
+    }
+    let fields = fields.finish();
+    let item = Arc::new(Field::new("item", DataType::Struct(field_struct()), true));
+    let (_, offsets, values, nulls) = fields.into_parts();
+    let fields = ListArray::new(item, offsets, values, nulls);
+    RecordBatch::try_new(
+        schema(),
+        vec![
+            col(&|_, _| Some(asset_id.to_string())),
+            col(&|_, role| Some(role.as_str().to_string())),
+            col(&|r, _| Some(r.source_id())),
+            col(&|r, _| Some(r.family.as_str().to_string())),
+            col(&|r, _| Some(r.record_key.clone())),
+            col(&|r, _| Some(r.url.clone())),
+            col(&|r, _| r.retrieved_at.clone()),
+            col(&|r, _| r.cutoff_date.clone()),
+            col(&|r, _| r.title.clone()),
+            col(&|r, _| Some(r.media_type.to_string())),
+            col(&|r, _| Some(r.content_sha256.clone())),
+            Arc::new(datafusion::arrow::array::UInt64Array::from_iter_values(
+                rows.iter().map(|(_, r)| r.raw.len() as u64),
+            )),
+            Arc::new(raw.finish()),
+            Arc::new(fields),
+        ],
+    )
+}
+
+/// Decodes a bundle's batches (already hash-verified by the lake).
+pub fn decode(bytes: Bytes, what: &str) -> Result<Vec<RecordBatch>, BundleError> {
+    let dec_err = |e: Box<dyn std::error::Error + Send + Sync>| BundleError::Decode {
+        what: what.to_string(),
+        source: e,
+    };
+    let reader = ParquetRecordBatchReaderBuilder::try_new(bytes)
+        .map_err(|e| dec_err(Box::new(e)))?
+        .build()
+        .map_err(|e| dec_err(Box::new(e)))?;
+    reader
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| dec_err(Box::new(e)))
+}
+
+/// One decoded bundle row: its identity, raw bytes and text fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub asset_id: String,
+    /// `subject`, `competitor` or `source`.
+    pub role: String,
+    pub source_id: String,
+    pub family: String,
+    pub record_key: String,
+    pub url: String,
+    pub cutoff_date: Option<String>,
+    pub raw: Vec<u8>,
+    /// (locator, kind, text)
+    pub fields: Vec<(String, String, String)>,
+}
+
+/// Every row of bundle batches. Batches without the bundle columns are skipped.
+pub fn rows(batches: &[RecordBatch]) -> Vec<Row> {
+    let mut out = Vec::new();
+    for b in batches {
+        let s = |n: &str| {
+            b.column_by_name(n)
+                .and_then(|c| c.as_any().downcast_ref::<StringArray>().cloned())
+        };
+        let raw = b
+            .column_by_name("raw")
+            .and_then(|c| c.as_any().downcast_ref::<BinaryArray>().cloned());
+        let list = b
+            .column_by_name("fields")
+            .and_then(|c| c.as_any().downcast_ref::<ListArray>().cloned());
+        let (
+            Some(asset),
+            Some(role),
+            Some(sid),
+            Some(fam),
+            Some(key),
+            Some(url),
+            Some(cut),
+            Some(raw),
+            Some(list),
+        ) = (
+            s("asset_id"),
+            s("role"),
+            s("source_id"),
+            s("family"),
+            s("record_key"),
+            s("url"),
+            s("cutoff_date"),
+            raw,
+            list,
+        )
+        else {
+            continue;
+        };
+        for row in 0..b.num_rows() {
+            let items = list.value(row);
+            let Some(st) = items.as_any().downcast_ref::<StructArray>() else {
+                continue;
+            };
+            let part = |i: usize| st.column(i).as_any().downcast_ref::<StringArray>().cloned();
+            let (Some(loc), Some(kind), Some(text)) = (part(0), part(1), part(2)) else {
+                continue;
+            };
+            out.push(Row {
+                asset_id: asset.value(row).to_string(),
+                role: role.value(row).to_string(),
+                source_id: sid.value(row).to_string(),
+                family: fam.value(row).to_string(),
+                record_key: key.value(row).to_string(),
+                url: url.value(row).to_string(),
+                cutoff_date: (!cut.is_null(row)).then(|| cut.value(row).to_string()),
+                raw: raw.value(row).to_vec(),
+                fields: (0..st.len())
+                    .map(|j| {
+                        (
+                            loc.value(j).to_string(),
+                            kind.value(j).to_string(),
+                            text.value(j).to_string(),
+                        )
+                    })
+                    .collect(),
+            });
+        }
+    }
+    out
+}
+
+/// Flattens bundle rows into the `text_fields` shape:
+/// (asset_id, source_id, family, locator, kind, text).
+pub fn text_field_rows(rows: &[Row]) -> Result<RecordBatch, datafusion::arrow::error::ArrowError> {
+    let mut cols: [StringBuilder; 6] = Default::default();
+    for r in rows {
+        for (loc, kind, text) in &r.fields {
+            for (b, v) in
+                cols.iter_mut()
+                    .zip([&r.asset_id, &r.source_id, &r.family, loc, kind, text])
+            {
+                b.append_value(v);
+            }
+        }
+    }
+    let names = ["asset_id", "source_id", "family", "locator", "kind", "text"];
+    let schema = Arc::new(Schema::new(
+        names
+            .iter()
+            .map(|n| Field::new(*n, DataType::Utf8, false))
+            .collect::<Vec<_>>(),
+    ));
+    let arrays: Vec<ArrayRef> = cols
+        .iter_mut()
+        .map(|b| Arc::new(b.finish()) as ArrayRef)
+        .collect();
+    RecordBatch::try_new(schema, arrays)
+}
+
+/// The raw bytes of each row, for tests and the verify step.
+pub fn raw_column(batch: &RecordBatch) -> Option<&BinaryArray> {
+    batch
+        .column_by_name("raw")?
+        .as_any()
+        .downcast_ref::<BinaryArray>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::model::{Facets, Family, TextField, sha256_hex};
+    use proptest::prelude::*;
+
+    fn record(key: &str, text: &str) -> Record {
+        let raw = format!("{{\"k\":\"{key}\",\"t\":{text:?}}}").into_bytes();
+        Record {
+            family: Family::Ctgov,
+            record_key: key.to_string(),
+            url: format!("https://clinicaltrials.gov/study/{key}"),
+            retrieved_at: None,
+            cutoff_date: Some("2024-01-03".into()),
+            title: None,
+            media_type: "application/json",
+            content_sha256: sha256_hex(&raw),
+            raw,
+            fields: vec![TextField {
+                locator: "/t".into(),
+                kind: "string",
+                text: text.to_string(),
+            }],
+            facets: Facets::default(),
+        }
+    }
+
+    proptest! {
+        /// The bytes of a bundle do not depend on the order its members arrive in.
+        #[test]
+        fn encoding_is_order_independent(texts in proptest::collection::vec("[ -~≥×]{0,40}", 1..8), seed in any::<u64>()) {
+            let records: Vec<Record> = texts.iter().enumerate().map(|(i, t)| record(&format!("NCT{:08}", i), t)).collect();
+            let members: Vec<(Role, &Record)> = records.iter().enumerate()
+                .map(|(i, r)| (if i % 3 == 0 { Role::Competitor } else { Role::Subject }, r)).collect();
+            let mut shuffled = members.clone();
+            let n = shuffled.len();
+            for i in 0..n {
+                shuffled.swap(i, (seed as usize).wrapping_add(i * 7) % n);
+            }
+            prop_assert_eq!(encode("a", &members).unwrap(), encode("a", &shuffled).unwrap());
+        }
+    }
+
+    #[test]
+    fn round_trip_keeps_raw_bytes_and_fields() {
+        let r = record("NCT00000001", "HR 0.45 ≥ 18");
+        let bytes = encode("a", &[(Role::Subject, &r)]).unwrap();
+        let batches = decode(Bytes::from(bytes), "test").unwrap();
+        assert_eq!(raw_column(&batches[0]).unwrap().value(0), r.raw.as_slice());
+        let tf = text_field_rows(&rows(&batches)).unwrap();
+        let text = tf.column(5).as_any().downcast_ref::<StringArray>().unwrap();
+        assert_eq!(text.value(0), "HR 0.45 ≥ 18");
+        assert!(decode(Bytes::from_static(b"not parquet"), "junk").is_err());
+    }
+}

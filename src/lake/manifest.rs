@@ -1,0 +1,107 @@
+//! The snapshot manifest: the portfolio, each asset's bundle hash, members and family
+//! statuses, and the catalog of every source record. Its canonical form is compact
+//! JSON of these structs (fixed field order, sorted maps, no timestamps); the snapshot
+//! id is the sha256 of exactly those bytes, which are also what is stored. Pure.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::snapshot::import::Unplaced;
+use crate::domain::model::{Family, Hash256, Record};
+use crate::domain::portfolio::Portfolio;
+use crate::snapshot::resolve::{FamilyOutcome, Role};
+
+pub const FORMAT: &str = "dossier.snapshot.v1";
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SnapshotManifest {
+    pub format: String,
+    /// `import` or `live`.
+    pub mode: String,
+    pub portfolio: Portfolio,
+    pub assets: BTreeMap<String, AssetEntry>,
+    /// One object holding every record of the snapshot in full (role `source`), so no
+    /// record's bytes are lost when it belongs to no asset or only rides as a competitor.
+    pub sources_bundle: Hash256,
+    /// The catalog: every source record of the snapshot, sorted by source id.
+    pub sources: Vec<CatalogEntry>,
+    /// Files that parsed but could not become citable records, with the reason.
+    #[serde(default)]
+    pub unplaced: Vec<Unplaced>,
+    /// Live snapshots: every family fetch of an asset that failed after retries.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fetch_failures: Vec<FetchFailure>,
+}
+
+/// A family of an asset whose fetch failed after retries (its status is `fetch_failed`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FetchFailure {
+    pub asset: String,
+    pub family: Family,
+    /// The request that failed.
+    pub url: String,
+    pub error: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AssetEntry {
+    pub bundle: Hash256,
+    pub bundle_bytes: u64,
+    pub members: Vec<Member>,
+    pub families: BTreeMap<Family, FamilyOutcome>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Member {
+    pub source_id: String,
+    pub role: Role,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CatalogEntry {
+    pub source_id: String,
+    pub family: Family,
+    pub record_key: String,
+    pub url: String,
+    pub retrieved_at: Option<String>,
+    pub content_sha256: String,
+    pub cutoff_date: Option<String>,
+    pub title: Option<String>,
+    /// `ok`, or `fetch_failed` with `error` (live snapshots).
+    pub fetch_status: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl CatalogEntry {
+    pub fn of(r: &Record) -> CatalogEntry {
+        CatalogEntry {
+            source_id: r.source_id(),
+            family: r.family,
+            record_key: r.record_key.clone(),
+            url: r.url.clone(),
+            retrieved_at: r.retrieved_at.clone(),
+            content_sha256: r.content_sha256.clone(),
+            cutoff_date: r.cutoff_date.clone(),
+            title: r.title.clone(),
+            fetch_status: "ok".into(),
+            error: None,
+        }
+    }
+}
+
+impl SnapshotManifest {
+    /// The canonical bytes (what is stored and hashed).
+    pub fn canonical(&self) -> Vec<u8> {
+        serde_json::to_vec(self).expect("manifest structs always serialize")
+    }
+
+    pub fn id(&self) -> Hash256 {
+        Hash256::of(&self.canonical())
+    }
+
+    pub fn key(id: &Hash256) -> String {
+        format!("snapshots/{id}.json")
+    }
+}

@@ -1,0 +1,404 @@
+//! The lake on object storage: content-addressed objects written put-if-absent and
+//! verified on every read, snapshot manifests (whose name is their own hash), and table
+//! files. Keys derive only from hashes and validated ids, never from raw user text.
+//! This module alone talks to `ObjectStore`.
+
+pub mod bundle;
+pub mod manifest;
+pub mod tables;
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use object_store::path::Path as ObjPath;
+use object_store::{ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload};
+use url::Url;
+
+use crate::domain::model::Hash256;
+
+#[derive(Debug, thiserror::Error)]
+pub enum LakeError {
+    #[error("opening lake {url}: {message}")]
+    Open { url: String, message: String },
+    #[error("writing {key}")]
+    Put {
+        key: String,
+        #[source]
+        source: object_store::Error,
+    },
+    #[error("reading {key}")]
+    Get {
+        key: String,
+        #[source]
+        source: object_store::Error,
+    },
+    #[error("{key} not found in the lake")]
+    NotFound { key: String },
+    #[error(
+        "{key} is corrupt: its sha256 is {actual}, expected {expected} (tampered or truncated)"
+    )]
+    Corrupt {
+        key: String,
+        expected: String,
+        actual: String,
+    },
+    #[error("listing {prefix}")]
+    List {
+        prefix: String,
+        #[source]
+        source: object_store::Error,
+    },
+}
+
+/// A lake: a store plus the prefix under which the layout of ARCHITECTURE.md lives.
+#[derive(Clone, Debug)]
+pub struct Lake {
+    store: Arc<dyn ObjectStore>,
+    root: ObjPath,
+    /// The URL DataFusion uses to reach the store (scheme and authority only).
+    store_url: Url,
+    /// The lake's own URL as given, for messages.
+    pub url: String,
+}
+
+impl Lake {
+    /// Opens a lake: a local directory (default `./lake`, created if missing), `file://`,
+    /// `memory://`, `s3://bucket/prefix`, `gs://...` or `az://...`. Cloud credentials
+    /// come from the usual environment variables of each provider.
+    pub fn open(url: &str) -> Result<Lake, LakeError> {
+        let open_err = |message: String| LakeError::Open {
+            url: url.to_string(),
+            message,
+        };
+        let parsed = Url::parse(url).ok().filter(|u| u.scheme().len() > 1);
+        let Some(u) = parsed else {
+            return Lake::open_local(std::path::Path::new(url), url);
+        };
+        let root = ObjPath::from(u.path().trim_matches('/'));
+        let base = |u: &Url| -> Result<Url, LakeError> {
+            Url::parse(&format!(
+                "{}://{}",
+                u.scheme(),
+                u.host_str().unwrap_or_default()
+            ))
+            .map_err(|e| open_err(e.to_string()))
+        };
+        let store: Arc<dyn ObjectStore> = match u.scheme() {
+            "file" => {
+                let path = u
+                    .to_file_path()
+                    .map_err(|_| open_err("not a local path".into()))?;
+                return Lake::open_local(&path, url);
+            }
+            "memory" => Arc::new(object_store::memory::InMemory::new()),
+            "s3" | "s3a" => Arc::new(
+                object_store::aws::AmazonS3Builder::from_env()
+                    .with_url(url)
+                    .build()
+                    .map_err(|e| open_err(e.to_string()))?,
+            ),
+            "gs" => Arc::new(
+                object_store::gcp::GoogleCloudStorageBuilder::from_env()
+                    .with_url(url)
+                    .build()
+                    .map_err(|e| open_err(e.to_string()))?,
+            ),
+            "az" | "abfs" | "abfss" | "azure" => Arc::new(
+                object_store::azure::MicrosoftAzureBuilder::from_env()
+                    .with_url(url)
+                    .build()
+                    .map_err(|e| open_err(e.to_string()))?,
+            ),
+            other => {
+                return Err(open_err(format!(
+                    "unsupported scheme {other:?} (use a path, file://, memory://, s3://, gs:// or az://)"
+                )));
+            }
+        };
+        Ok(Lake {
+            store,
+            root,
+            store_url: base(&u)?,
+            url: url.to_string(),
+        })
+    }
+
+    /// Opens a lake for reading: like [`Lake::open`], but a local directory must exist
+    /// (a typo in `--lake` is an error, not a new empty lake).
+    pub fn open_existing(url: &str) -> Result<Lake, LakeError> {
+        let local = Url::parse(url)
+            .ok()
+            .filter(|u| u.scheme().len() > 1)
+            .is_none();
+        if local && !std::path::Path::new(url).is_dir() {
+            return Err(LakeError::Open {
+                url: url.to_string(),
+                message: "no such directory".into(),
+            });
+        }
+        Lake::open(url)
+    }
+
+    fn open_local(path: &std::path::Path, url: &str) -> Result<Lake, LakeError> {
+        let open_err = |message: String| LakeError::Open {
+            url: url.to_string(),
+            message,
+        };
+        std::fs::create_dir_all(path)
+            .map_err(|e| open_err(format!("cannot create directory: {e}")))?;
+        let abs = std::fs::canonicalize(path).map_err(|e| open_err(e.to_string()))?;
+        if !abs.is_dir() {
+            return Err(open_err("not a directory".into()));
+        }
+        let root = ObjPath::from_absolute_path(&abs).map_err(|e| open_err(e.to_string()))?;
+        Ok(Lake {
+            store: Arc::new(object_store::local::LocalFileSystem::new()),
+            root,
+            store_url: Url::parse("file:///").expect("static url"),
+            url: url.to_string(),
+        })
+    }
+
+    pub fn store(&self) -> Arc<dyn ObjectStore> {
+        self.store.clone()
+    }
+
+    pub fn store_url(&self) -> &Url {
+        &self.store_url
+    }
+
+    /// The full object path of a key relative to the lake root.
+    pub fn path(&self, key: &str) -> ObjPath {
+        let mut p = self.root.clone();
+        for part in key.split('/').filter(|s| !s.is_empty()) {
+            p = p.clone().join(part);
+        }
+        p
+    }
+
+    /// A URL DataFusion can list, for a key prefix (ends with `/`).
+    pub fn table_url(&self, key: &str) -> String {
+        format!(
+            "{}{}/",
+            self.store_url.as_str().trim_end_matches('/').to_string() + "/",
+            self.path(key)
+        )
+    }
+
+    pub fn object_key(hash: &Hash256) -> String {
+        let h = hash.as_str();
+        format!("objects/sha256/{}/{h}.parquet", &h[..2])
+    }
+
+    /// Writes an immutable object under its own hash. An existing object is success.
+    pub async fn put_object(&self, bytes: Bytes) -> Result<Hash256, LakeError> {
+        let hash = Hash256::of(&bytes);
+        self.put_if_absent(&Lake::object_key(&hash), bytes).await?;
+        Ok(hash)
+    }
+
+    /// Reads an object and checks it against its hash.
+    pub async fn get_object(&self, hash: &Hash256) -> Result<Bytes, LakeError> {
+        self.get_verified(&Lake::object_key(hash), hash).await
+    }
+
+    pub async fn get_verified(&self, key: &str, hash: &Hash256) -> Result<Bytes, LakeError> {
+        let bytes = self.get(key).await?;
+        let actual = Hash256::of(&bytes);
+        if &actual != hash {
+            return Err(LakeError::Corrupt {
+                key: key.to_string(),
+                expected: hash.to_string(),
+                actual: actual.to_string(),
+            });
+        }
+        Ok(bytes)
+    }
+
+    /// Put-if-absent: `AlreadyExists` means someone wrote the same key first, which for
+    /// content-addressed keys is the same content.
+    pub async fn put_if_absent(&self, key: &str, bytes: Bytes) -> Result<(), LakeError> {
+        let opts = PutOptions {
+            mode: PutMode::Create,
+            ..PutOptions::default()
+        };
+        match self
+            .store
+            .put_opts(&self.path(key), PutPayload::from(bytes), opts)
+            .await
+        {
+            Ok(_) | Err(object_store::Error::AlreadyExists { .. }) => Ok(()),
+            Err(source) => Err(LakeError::Put {
+                key: key.to_string(),
+                source,
+            }),
+        }
+    }
+
+    /// Overwrites a small mutable pointer (e.g. `snapshots/latest`); atomic per object.
+    pub async fn put_overwrite(&self, key: &str, bytes: Bytes) -> Result<(), LakeError> {
+        self.store
+            .put(&self.path(key), PutPayload::from(bytes))
+            .await
+            .map(|_| ())
+            .map_err(|source| LakeError::Put {
+                key: key.to_string(),
+                source,
+            })
+    }
+
+    pub async fn get(&self, key: &str) -> Result<Bytes, LakeError> {
+        let res = self.store.get(&self.path(key)).await;
+        let res = match res {
+            Ok(r) => r,
+            Err(object_store::Error::NotFound { .. }) => {
+                return Err(LakeError::NotFound {
+                    key: key.to_string(),
+                });
+            }
+            Err(source) => {
+                return Err(LakeError::Get {
+                    key: key.to_string(),
+                    source,
+                });
+            }
+        };
+        res.bytes().await.map_err(|source| LakeError::Get {
+            key: key.to_string(),
+            source,
+        })
+    }
+
+    /// One listing level under a prefix: the names of the "directories" and of the objects
+    /// directly there, each sorted (so a run's journal is not walked to find its manifests).
+    pub async fn list_level(&self, prefix: &str) -> Result<(Vec<String>, Vec<String>), LakeError> {
+        let listed = self
+            .store
+            .list_with_delimiter(Some(&self.path(prefix)))
+            .await
+            .map_err(|source| LakeError::List {
+                prefix: prefix.to_string(),
+                source,
+            })?;
+        let names = |paths: Vec<&ObjPath>| {
+            let mut v: Vec<String> = paths
+                .into_iter()
+                .filter_map(|p| p.filename().map(str::to_string))
+                .collect();
+            v.sort();
+            v
+        };
+        Ok((
+            names(listed.common_prefixes.iter().collect()),
+            names(listed.objects.iter().map(|m| &m.location).collect()),
+        ))
+    }
+
+    /// Keys (relative to the root) of every object under a prefix, sorted.
+    pub async fn list(&self, prefix: &str) -> Result<Vec<String>, LakeError> {
+        use futures::TryStreamExt;
+        let base = self.path(prefix);
+        let metas: Vec<_> = self
+            .store
+            .list(Some(&base))
+            .try_collect()
+            .await
+            .map_err(|source| LakeError::List {
+                prefix: prefix.to_string(),
+                source,
+            })?;
+        let root = self.root.as_ref();
+        let mut keys: Vec<String> = metas
+            .into_iter()
+            .map(|m| {
+                let full = m.location.as_ref().to_string();
+                full.strip_prefix(root)
+                    .unwrap_or(&full)
+                    .trim_start_matches('/')
+                    .to_string()
+            })
+            .collect();
+        keys.sort();
+        Ok(keys)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn conformance(lake: Lake) {
+        let h = lake.put_object(Bytes::from_static(b"hello")).await.unwrap();
+        // Idempotent: the same object again is success.
+        assert_eq!(
+            lake.put_object(Bytes::from_static(b"hello")).await.unwrap(),
+            h
+        );
+        assert_eq!(lake.get_object(&h).await.unwrap().as_ref(), b"hello");
+        // Tamper: overwrite the object with other bytes; the read must refuse them.
+        lake.put_overwrite(&Lake::object_key(&h), Bytes::from_static(b"hellO"))
+            .await
+            .unwrap();
+        let err = lake.get_object(&h).await.unwrap_err();
+        assert!(matches!(err, LakeError::Corrupt { .. }), "{err}");
+        assert!(err.to_string().contains(h.as_str()));
+        let missing = Hash256::of(b"nothing");
+        assert!(matches!(
+            lake.get_object(&missing).await,
+            Err(LakeError::NotFound { .. })
+        ));
+        assert_eq!(
+            lake.list("objects/").await.unwrap(),
+            vec![Lake::object_key(&h)]
+        );
+        // Put-if-absent keeps the first writer's bytes.
+        lake.put_if_absent("runs/r/journal/x.json", Bytes::from_static(b"first"))
+            .await
+            .unwrap();
+        lake.put_if_absent("runs/r/journal/x.json", Bytes::from_static(b"second"))
+            .await
+            .unwrap();
+        assert_eq!(
+            lake.get("runs/r/journal/x.json").await.unwrap().as_ref(),
+            b"first"
+        );
+    }
+
+    /// The S3 store, for real, when CI names an S3-compatible endpoint (`.ci/run` starts
+    /// moto's server on loopback and sets DOSSIER_TEST_S3_URL with the AWS_* variables).
+    #[tokio::test]
+    async fn s3_store_conforms() {
+        let Ok(base) = std::env::var("DOSSIER_TEST_S3_URL") else {
+            eprintln!("DOSSIER_TEST_S3_URL not set: the S3 conformance run is left to .ci/run");
+            return;
+        };
+        let prefix = format!("{base}/conformance-{}", std::process::id());
+        conformance(Lake::open(&prefix).unwrap()).await;
+    }
+
+    #[tokio::test]
+    async fn memory_store_conforms() {
+        conformance(Lake::open("memory://").unwrap()).await;
+    }
+
+    #[tokio::test]
+    async fn local_store_conforms() {
+        let dir = tempfile::tempdir().unwrap();
+        conformance(Lake::open(dir.path().join("lake").to_str().unwrap()).unwrap()).await;
+    }
+
+    #[test]
+    fn reading_a_missing_local_lake_does_not_create_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("typo");
+        assert!(Lake::open_existing(missing.to_str().unwrap()).is_err());
+        assert!(!missing.exists());
+    }
+
+    #[test]
+    fn unopenable_lakes_are_errors() {
+        assert!(Lake::open("ftp://example.org/x").is_err());
+        let f = tempfile::NamedTempFile::new().unwrap();
+        assert!(Lake::open(f.path().to_str().unwrap()).is_err());
+    }
+}

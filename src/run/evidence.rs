@@ -1,0 +1,220 @@
+//! The evidence index of a snapshot: every record's text fields joined once into one
+//! searchable string (fields separated by NUL, so no match can span two fields), the
+//! catalog URLs, and the bare labels (NCT id, PMID, set_id, application number, CIK)
+//! that resolve to records. Built from the snapshot's sources object. Pure.
+
+use std::collections::HashMap;
+
+use datafusion::arrow::array::RecordBatch;
+
+use crate::domain::model::Family;
+
+/// One record, ready for the quote and locator gates.
+#[derive(Debug)]
+pub struct EvidenceRecord {
+    pub source_id: String,
+    pub family: Family,
+    pub record_key: String,
+    pub url: String,
+    pub cutoff_date: Option<String>,
+    pub raw: Vec<u8>,
+    pub locators: Vec<String>,
+    /// Field texts joined by `\0`.
+    pub joined: String,
+    /// Byte offset of each field in `joined`.
+    pub starts: Vec<usize>,
+}
+
+impl EvidenceRecord {
+    pub fn field_text(&self, i: usize) -> &str {
+        let end = self
+            .starts
+            .get(i + 1)
+            .map(|s| s - 1)
+            .unwrap_or(self.joined.len());
+        &self.joined[self.starts[i]..end]
+    }
+
+    /// The index of the field holding `quote`, if one does. `quote` must not hold NUL.
+    pub fn find(&self, quote: &str) -> Option<usize> {
+        let pos = memchr::memmem::find(self.joined.as_bytes(), quote.as_bytes())?;
+        Some(self.starts.partition_point(|s| *s <= pos) - 1)
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Evidence {
+    pub records: Vec<EvidenceRecord>,
+    by_url: HashMap<String, Vec<usize>>,
+    by_label: HashMap<(Family, String), Vec<usize>>,
+    by_source_id: HashMap<String, usize>,
+}
+
+impl Evidence {
+    pub fn add(&mut self, r: EvidenceRecord) {
+        let i = self.records.len();
+        self.by_url.entry(r.url.clone()).or_default().push(i);
+        self.by_source_id.insert(r.source_id.clone(), i);
+        self.by_label
+            .entry((r.family, r.record_key.clone()))
+            .or_default()
+            .push(i);
+        self.records.push(r);
+    }
+
+    /// Records a citation resolves to: an exact source id (`family:key@sha16`, one
+    /// version of a record), an exact catalog URL, or a bare label. Several
+    /// records share a key when a snapshot holds several versions of one record; they
+    /// come oldest cutoff first (unknown cutoffs before any date).
+    pub fn resolve(&self, source: &str) -> Vec<usize> {
+        if let Some(i) = self.by_source_id.get(source) {
+            return vec![*i];
+        }
+        let mut found = match self.by_url.get(source) {
+            Some(v) => v.clone(),
+            None => match bare_label(source) {
+                Some(key) => self.by_label.get(&key).cloned().unwrap_or_default(),
+                None => Vec::new(),
+            },
+        };
+        found.sort_by(|a, b| {
+            let (ra, rb) = (&self.records[*a], &self.records[*b]);
+            (&ra.cutoff_date, &ra.source_id).cmp(&(&rb.cutoff_date, &rb.source_id))
+        });
+        found
+    }
+
+    /// The data cutoff of the record with this source id.
+    pub fn cutoff_of(&self, source_id: &str) -> Option<String> {
+        self.by_source_id
+            .get(source_id)
+            .and_then(|i| self.records[*i].cutoff_date.clone())
+    }
+
+    /// Builds the index from the batches of a sources object (bundle schema).
+    pub fn from_batches(batches: &[RecordBatch]) -> Evidence {
+        let mut ev = Evidence::default();
+        for row in crate::lake::bundle::rows(batches) {
+            let Some(family) = Family::parse(&row.family) else {
+                continue;
+            };
+            let mut joined = String::new();
+            let mut starts = Vec::with_capacity(row.fields.len());
+            let mut locators = Vec::with_capacity(row.fields.len());
+            for (j, (loc, _, text)) in row.fields.into_iter().enumerate() {
+                if j > 0 {
+                    joined.push('\0');
+                }
+                starts.push(joined.len());
+                joined.push_str(&text);
+                locators.push(loc);
+            }
+            ev.add(EvidenceRecord {
+                source_id: row.source_id,
+                family,
+                record_key: row.record_key,
+                url: row.url,
+                cutoff_date: row.cutoff_date,
+                raw: row.raw,
+                locators,
+                joined,
+                starts,
+            });
+        }
+        ev
+    }
+}
+
+/// Normalizes a bare label to the (family, record key) it names:
+/// `NCT01234567`, `PMID:22663011` or `22663011`, a set_id UUID, `NDA215866`/`BLA125057`/
+/// `ANDA…`, `CIK0000078003` or `CIK78003`.
+pub fn bare_label(s: &str) -> Option<(Family, String)> {
+    let t = s.trim();
+    let upper = t.to_ascii_uppercase();
+    let digits = |x: &str| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit());
+    if crate::domain::portfolio::is_nct_id(t) {
+        return Some((Family::Ctgov, upper));
+    }
+    if let Some(rest) = upper.strip_prefix("PMID") {
+        let rest = rest.trim_start_matches([':', ' ']);
+        return digits(rest).then(|| (Family::Pubmed, rest.to_string()));
+    }
+    if digits(t) && t.len() <= 9 {
+        return Some((Family::Pubmed, t.to_string()));
+    }
+    if let Some(rest) = upper.strip_prefix("CIK") {
+        return (digits(rest) && rest.len() <= 10)
+            .then(|| (Family::Sec, format!("CIK{rest:0>10}")));
+    }
+    for p in ["NDA", "BLA", "ANDA"] {
+        if let Some(rest) = upper.strip_prefix(p)
+            && digits(rest)
+        {
+            return Some((Family::Drugsfda, upper));
+        }
+    }
+    let is_uuid = t.len() == 36
+        && t.char_indices().all(|(i, c)| {
+            if [8, 13, 18, 23].contains(&i) {
+                c == '-'
+            } else {
+                c.is_ascii_hexdigit()
+            }
+        });
+    is_uuid.then(|| (Family::FdaLabel, t.to_ascii_lowercase()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bare_labels_normalize() {
+        assert_eq!(
+            bare_label("nct02552212"),
+            Some((Family::Ctgov, "NCT02552212".into()))
+        );
+        assert_eq!(
+            bare_label("PMID: 22663011"),
+            Some((Family::Pubmed, "22663011".into()))
+        );
+        assert_eq!(
+            bare_label("CIK78003"),
+            Some((Family::Sec, "CIK0000078003".into()))
+        );
+        assert_eq!(
+            bare_label("BLA125057"),
+            Some((Family::Drugsfda, "BLA125057".into()))
+        );
+        assert_eq!(
+            bare_label("608D4F0D-B19F-46D3-749A-7159AA5F933D"),
+            Some((
+                Family::FdaLabel,
+                "608d4f0d-b19f-46d3-749a-7159aa5f933d".into()
+            ))
+        );
+        assert_eq!(bare_label("https://example.org"), None);
+        assert_eq!(bare_label("NCT123"), None);
+    }
+
+    #[test]
+    fn find_never_spans_fields() {
+        let mut ev = Evidence::default();
+        ev.add(EvidenceRecord {
+            source_id: "s".into(),
+            family: Family::Press,
+            record_key: "k".into(),
+            url: "u".into(),
+            cutoff_date: None,
+            raw: Vec::new(),
+            locators: vec!["a".into(), "b".into()],
+            joined: "ORR was\0 42%".into(),
+            starts: vec![0, 8],
+        });
+        let r = &ev.records[0];
+        assert_eq!(r.find("42%"), Some(1));
+        assert_eq!(r.find("ORR"), Some(0));
+        assert_eq!(r.field_text(0), "ORR was");
+        assert_eq!(r.find("was 42%"), None);
+    }
+}

@@ -1,0 +1,412 @@
+//! The gates every claim passes or is dropped by: citation allowlist, verbatim quote,
+//! whole numbers, locator, and the label rules. Each failure has a machine name and a
+//! human reason. Pure functions over an [`Evidence`] index; no I/O.
+//!
+//! Numbers: a number is a maximal run `\d+(,\d{3})*(\.\d+)?`; thousands separators
+//! (a comma followed by exactly three digits) are removed before comparing, and nothing
+//! else is normalized. Every number of the value must equal a number of the quote, so
+//! `18.4` does not match `118.4` or `18.45`, `7.0` does not match `70`, and a sign or
+//! unit is not part of the number. Digits right after a letter belong to an identifier
+//! (`V600E`, `HLC101`) and are no number, in the value and in the quote alike.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Serialize;
+
+use crate::domain::claims::{Claim, ClaimLine, Label};
+use crate::run::evidence::Evidence;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Gate {
+    Malformed,
+    Citation,
+    Quote,
+    Number,
+    Locator,
+    Label,
+    /// Run-level: the field is not in the profile schema, or its label is not allowed there.
+    Schema,
+    /// Run-level: an arm-level value not bound to its outcome, population and group by a
+    /// structured locator.
+    Binding,
+}
+
+/// One verdict line of `dossier verify`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Verdict {
+    pub id: Option<String>,
+    pub verdict: &'static str,
+    pub gates_failed: Vec<Gate>,
+    pub reason: String,
+    pub source_id: Option<String>,
+    pub url: Option<String>,
+}
+
+impl Verdict {
+    pub fn accepted(&self) -> bool {
+        self.verdict == "accepted"
+    }
+}
+
+struct Failures(BTreeMap<Gate, String>);
+
+impl Failures {
+    fn add(&mut self, g: Gate, reason: impl Into<String>) {
+        self.0.entry(g).or_insert_with(|| reason.into());
+    }
+}
+
+/// Numbers of a text, thousands separators removed.
+pub fn numbers(s: &str) -> Vec<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        // Digits glued to a preceding letter belong to an identifier (V600E, GS-5734 is
+        // a number but HLC101 is not), not a quantity.
+        if i > 0 && b[i - 1].is_ascii_alphabetic() {
+            while i < b.len()
+                && (b[i].is_ascii_digit()
+                    || b[i] == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
+            {
+                i += 1;
+            }
+            continue;
+        }
+        let mut n = String::new();
+        while i < b.len() && b[i].is_ascii_digit() {
+            n.push(b[i] as char);
+            i += 1;
+        }
+        // Thousands groups: ",ddd" not followed by another digit.
+        while i + 3 < b.len()
+            && b[i] == b','
+            && b[i + 1..i + 4].iter().all(u8::is_ascii_digit)
+            && b.get(i + 4).is_none_or(|c| !c.is_ascii_digit())
+        {
+            n.push_str(&s[i + 1..i + 4]);
+            i += 4;
+        }
+        if i + 1 < b.len() && b[i] == b'.' && b[i + 1].is_ascii_digit() {
+            n.push('.');
+            i += 1;
+            while i < b.len() && b[i].is_ascii_digit() {
+                n.push(b[i] as char);
+                i += 1;
+            }
+        }
+        out.push(n);
+    }
+    out
+}
+
+/// Runs the gates on one claim alone (inputs of derived claims are checked later).
+fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>) {
+    let mut f = Failures(BTreeMap::new());
+    let quote = c.quote.as_deref().filter(|q| !q.trim().is_empty());
+    let source = c.source.as_deref().filter(|s| !s.trim().is_empty());
+    if c.label == Label::Fact {
+        if source.is_none() {
+            f.add(Gate::Label, "a fact needs a source");
+        }
+        if quote.is_none() {
+            f.add(Gate::Label, "a fact needs a verbatim quote");
+        }
+    }
+    if c.label.needs_inputs() {
+        if c.inputs.is_empty() {
+            f.add(
+                Gate::Label,
+                format!("a {:?} claim must name its input claims", c.label).to_lowercase(),
+            );
+        }
+        if c.formula.as_deref().is_none_or(|x| x.trim().is_empty()) {
+            f.add(
+                Gate::Label,
+                "a derived or inference claim must state its formula or reasoning",
+            );
+        }
+    }
+    let Some(source) = source else {
+        if quote.is_some() {
+            f.add(Gate::Citation, "a quote without a source cannot be checked");
+        }
+        return (f, None);
+    };
+    let candidates = ev.resolve(source);
+    if candidates.is_empty() {
+        f.add(
+            Gate::Citation,
+            format!("{source:?} is not a catalog URL and names no catalog record"),
+        );
+        return (f, None);
+    }
+    let Some(q) = quote else {
+        return (f, candidates.last().copied());
+    };
+    if q.contains('\0') {
+        f.add(Gate::Quote, "the quote holds a NUL character");
+        return (f, Some(candidates[0]));
+    }
+    // Among versions of the cited record, the latest that holds the quote is the source.
+    let mut found = None;
+    for &i in candidates.iter().rev() {
+        if let Some(field) = ev.records[i].find(q) {
+            found = Some((i, field));
+            break;
+        }
+    }
+    let Some((rec, _)) = found else {
+        f.add(
+            Gate::Quote,
+            format!("the quote does not occur verbatim in one text field of {source}"),
+        );
+        return (f, candidates.last().copied());
+    };
+    let qn = numbers(q);
+    // Facts carry their numbers in the quote; computed labels carry them in their inputs.
+    let missing: Vec<String> = if c.label == Label::Fact {
+        numbers(&c.value)
+            .into_iter()
+            .filter(|n| !qn.contains(n))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if !missing.is_empty() {
+        f.add(
+            Gate::Number,
+            format!("{} not in the quote as whole numbers", missing.join(", ")),
+        );
+    }
+    if let Some(loc) = c.locator.as_deref().filter(|l| !l.is_empty())
+        && let Err(why) = check_locator(ev, rec, loc, q)
+    {
+        f.add(Gate::Locator, why);
+    }
+    (f, Some(rec))
+}
+
+fn check_locator(ev: &Evidence, rec: usize, loc: &str, quote: &str) -> Result<(), String> {
+    let r = &ev.records[rec];
+    if let Some(range) = loc.strip_prefix("bytes:") {
+        let (a, b) = range
+            .split_once('-')
+            .ok_or_else(|| format!("{loc:?} is not bytes:START-END"))?;
+        let (a, b): (usize, usize) = (
+            a.parse().map_err(|_| format!("{loc:?}: bad start"))?,
+            b.parse().map_err(|_| format!("{loc:?}: bad end"))?,
+        );
+        let slice = r
+            .raw
+            .get(a..b)
+            .ok_or_else(|| format!("{loc:?} is outside the record ({} bytes)", r.raw.len()))?;
+        let text = std::str::from_utf8(slice)
+            .map_err(|_| format!("{loc:?} does not cut the record at characters"))?;
+        return if text.contains(quote) {
+            Ok(())
+        } else {
+            Err(format!("the quote is not at {loc}"))
+        };
+    }
+    let mut resolved = false;
+    for (i, l) in r.locators.iter().enumerate() {
+        let under = l == loc
+            || l.strip_prefix(loc)
+                .is_some_and(|rest| rest.starts_with('/') || rest.starts_with("!json"));
+        if under {
+            resolved = true;
+            if r.field_text(i).contains(quote) {
+                return Ok(());
+            }
+        }
+    }
+    Err(if resolved {
+        format!("the quote is not at {loc}")
+    } else {
+        format!("{loc} does not resolve in {}", r.source_id)
+    })
+}
+
+/// Verdicts for every line, in input order. Derived and inference claims pass only if
+/// every input claim is in the same file and passes itself.
+pub fn verify(lines: &[ClaimLine], ev: &Evidence) -> Vec<Verdict> {
+    use rayon::prelude::*;
+    let own: Vec<Option<(Failures, Option<usize>)>> = lines
+        .par_iter()
+        .map(|l| match l {
+            ClaimLine::Claim(c) => Some(check_own(c, ev)),
+            ClaimLine::Malformed { .. } => None,
+        })
+        .collect();
+    let mut ok: HashMap<&str, bool> = HashMap::new();
+    for (l, o) in lines.iter().zip(&own) {
+        if let (ClaimLine::Claim(c), Some((f, _))) = (l, o) {
+            ok.insert(
+                c.id.as_str(),
+                f.0.is_empty() && !ok.contains_key(c.id.as_str()),
+            );
+        }
+    }
+    // Propagate input failures until nothing changes (also rejects cycles).
+    let mut input_fail: HashMap<&str, String> = HashMap::new();
+    loop {
+        let mut changed = false;
+        for l in lines {
+            let ClaimLine::Claim(c) = l else { continue };
+            if !c.label.needs_inputs() || !ok.get(c.id.as_str()).copied().unwrap_or(false) {
+                continue;
+            }
+            let bad = c
+                .inputs
+                .iter()
+                .find(|i| !ok.get(i.as_str()).copied().unwrap_or(false) || *i == &c.id);
+            if let Some(bad) = bad {
+                ok.insert(c.id.as_str(), false);
+                input_fail.insert(
+                    c.id.as_str(),
+                    format!("input claim {bad:?} is missing or rejected"),
+                );
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    lines
+        .iter()
+        .zip(own)
+        .map(|(l, o)| match (l, o) {
+            (ClaimLine::Malformed { id, reason, .. }, _) => Verdict {
+                id: id.clone(),
+                verdict: "rejected",
+                gates_failed: vec![Gate::Malformed],
+                reason: reason.clone(),
+                source_id: None,
+                url: None,
+            },
+            (ClaimLine::Claim(c), Some((mut f, rec))) => {
+                if let Some(why) = input_fail.get(c.id.as_str()) {
+                    f.add(Gate::Label, why.clone());
+                }
+                let n = seen.entry(c.id.as_str()).or_insert(0);
+                *n += 1;
+                if *n > 1 {
+                    f.add(Gate::Malformed, format!("duplicate claim id {:?}", c.id));
+                }
+                let reason = f.0.values().cloned().collect::<Vec<_>>().join("; ");
+                Verdict {
+                    id: Some(c.id.clone()),
+                    verdict: if f.0.is_empty() {
+                        "accepted"
+                    } else {
+                        "rejected"
+                    },
+                    gates_failed: f.0.keys().copied().collect(),
+                    reason,
+                    source_id: rec.map(|i| ev.records[i].source_id.clone()),
+                    url: rec.map(|i| ev.records[i].url.clone()),
+                }
+            }
+            (ClaimLine::Claim(_), None) => unreachable!("every claim line has its own checks"),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_whole_and_separators_normalized() {
+        assert_eq!(
+            numbers("HR 0.45; 95% CI, 0.33 to 0.63"),
+            vec!["0.45", "95", "0.33", "0.63"]
+        );
+        assert_eq!(numbers("$18,400,000 and 1,2"), vec!["18400000", "1", "2"]);
+        assert_eq!(numbers("118.4 vs 18.45."), vec!["118.4", "18.45"]);
+        assert_eq!(numbers("n=1,0000"), vec!["1", "0000"]);
+        assert_eq!(numbers("V600E in zelnorib59, 80mg"), vec!["80"]);
+        let q = numbers("Median PFS was 118.4 months");
+        assert!(!q.contains(&"18.4".to_string()));
+        assert!(!numbers("70").contains(&"7.0".to_string()));
+    }
+}
+
+#[cfg(test)]
+mod props {
+    use super::*;
+    use crate::domain::claims::Claim;
+    use crate::run::evidence::EvidenceRecord;
+    use crate::domain::model::Family;
+    use proptest::prelude::*;
+
+    fn evidence(fields: &[String]) -> Evidence {
+        let mut ev = Evidence::default();
+        let joined = fields.join("\0");
+        let mut starts = Vec::new();
+        let mut at = 0;
+        for f in fields {
+            starts.push(at);
+            at += f.len() + 1;
+        }
+        ev.add(EvidenceRecord {
+            source_id: "pubmed:1@0".into(),
+            family: Family::Pubmed,
+            record_key: "1".into(),
+            url: "https://pubmed.ncbi.nlm.nih.gov/1/".into(),
+            cutoff_date: None,
+            raw: Vec::new(),
+            locators: (0..fields.len()).map(|i| format!("/f/{i}")).collect(),
+            joined,
+            starts,
+        });
+        ev
+    }
+
+    fn claim(quote: &str, value: &str) -> ClaimLine {
+        ClaimLine::Claim(Box::new(Claim {
+            id: "c".into(),
+            asset: "a".into(),
+            field: "f".into(),
+            value: value.into(),
+            label: Label::Fact,
+            source: Some("PMID:1".into()),
+            quote: Some(quote.into()),
+            locator: None,
+            unit: None,
+            endpoint: None,
+            population: None,
+            arm: None,
+            inputs: vec![],
+            formula: None,
+        }))
+    }
+
+    proptest! {
+        /// A quote passes exactly when it sits inside one field: never across two, never absent.
+        #[test]
+        fn quote_gate_is_sound(fields in proptest::collection::vec("[a-c 0-9.,]{0,12}", 1..5), quote in "[a-c 0-9.,]{1,6}") {
+            let ev = evidence(&fields);
+            let v = &verify(&[claim(&quote, "x")], &ev)[0];
+            let inside = !quote.trim().is_empty() && fields.iter().any(|f| f.contains(quote.as_str()));
+            prop_assert_eq!(v.accepted(), inside, "{:?}", v);
+        }
+
+        /// A number in the value that is not a whole number of the quote never passes.
+        #[test]
+        fn number_gate_is_sound(n in 0u32..100000, m in 0u32..100000) {
+            let field = format!("response {n} of cohort");
+            let ev = evidence(std::slice::from_ref(&field));
+            let v = &verify(&[claim(&field, &format!("{m}"))], &ev)[0];
+            prop_assert_eq!(v.accepted(), n == m);
+        }
+    }
+}

@@ -1,0 +1,584 @@
+//! The profile schema, fixed in code: nine sections, each a list of fields, with the
+//! families that feed each field and what the cell key (endpoint, population, arm) means
+//! for it, and the status of a field no accepted claim fills. Pure.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use crate::domain::model::{Family, FamilyStatus};
+
+/// One field of the profile.
+#[derive(Debug)]
+pub struct FieldSpec {
+    /// `section.name`; the section is the part before the dot.
+    pub name: &'static str,
+    /// Families whose records can fill the field (used to say what kind of empty).
+    pub families: &'static [Family],
+    /// What the cell key holds for this field; empty when the field has one cell.
+    pub key: &'static str,
+    /// Whether a value of this field needs a structured locator into a posted result
+    /// group (arm-level results): text quotes cannot bind a number to an arm.
+    pub arm_bound: bool,
+    /// Only these labels may fill the field (empty: any).
+    pub labels: &'static [crate::domain::claims::Label],
+    pub doc: &'static str,
+}
+
+impl FieldSpec {
+    pub fn section(&self) -> &'static str {
+        self.name.split('.').next().unwrap_or(self.name)
+    }
+}
+
+use crate::domain::claims::Label as L;
+use Family::*;
+
+const CT: &[Family] = &[Ctgov];
+const LBL: &[Family] = &[FdaLabel, Drugsfda];
+
+/// The profile, in display order.
+pub const FIELDS: &[FieldSpec] = &[
+    // identity
+    f(
+        "identity.names",
+        LBL,
+        "endpoint: brand or generic",
+        false,
+        &[],
+        "brand and generic names as the label states them",
+    ),
+    f(
+        "identity.sponsor",
+        &[FdaLabel, Drugsfda, Ctgov],
+        "",
+        false,
+        &[],
+        "the company behind the asset (a trial's lead sponsor counts where it names the portfolio's sponsor)",
+    ),
+    f(
+        "identity.modality",
+        LBL,
+        "",
+        false,
+        &[],
+        "biologic (BLA) or small molecule / synthetic drug (NDA), inferred from the application type",
+    ),
+    f(
+        "identity.mechanism",
+        LBL,
+        "",
+        false,
+        &[],
+        "established pharmacologic class or mechanism of action",
+    ),
+    f(
+        "identity.indication",
+        &[Ctgov, FdaLabel, Pubmed],
+        "",
+        false,
+        &[],
+        "the portfolio's indication as a source states it",
+    ),
+    f(
+        "identity.icd10_codes",
+        &[Icd10],
+        "endpoint: ICD-10-CM code",
+        false,
+        &[],
+        "ICD-10-CM codes for the indication",
+    ),
+    // regulatory
+    f(
+        "regulatory.status",
+        &[Drugsfda],
+        "endpoint: application number",
+        false,
+        &[],
+        "approved when an original application has status AP",
+    ),
+    f(
+        "regulatory.first_approval_date",
+        &[Drugsfda],
+        "endpoint: application number",
+        false,
+        &[],
+        "status date of the approved original application (YYYYMMDD as Drugs@FDA states it)",
+    ),
+    f(
+        "regulatory.application_numbers",
+        &[Drugsfda, FdaLabel],
+        "endpoint: application number",
+        false,
+        &[],
+        "NDA/BLA/ANDA numbers",
+    ),
+    f(
+        "regulatory.approved_indications",
+        &[FdaLabel],
+        "endpoint: label set_id",
+        false,
+        &[],
+        "the first sentence of the label's indications",
+    ),
+    f(
+        "regulatory.boxed_warning",
+        &[FdaLabel],
+        "endpoint: label set_id",
+        false,
+        &[],
+        "the boxed warning's heading sentence",
+    ),
+    // efficacy
+    f(
+        "efficacy.value",
+        CT,
+        "endpoint: trial, outcome, time frame; population: class/category; arm: group",
+        true,
+        &[],
+        "the posted value of an outcome measure for one arm",
+    ),
+    f(
+        "efficacy.dispersion",
+        CT,
+        "as efficacy.value; unit holds the dispersion type",
+        true,
+        &[],
+        "spread (SD, SE...) of the posted value",
+    ),
+    f(
+        "efficacy.ci_lower",
+        CT,
+        "as efficacy.value",
+        true,
+        &[],
+        "lower limit of the posted interval",
+    ),
+    f(
+        "efficacy.ci_upper",
+        CT,
+        "as efficacy.value",
+        true,
+        &[],
+        "upper limit of the posted interval",
+    ),
+    f(
+        "efficacy.analyzed",
+        CT,
+        "as efficacy.value",
+        true,
+        &[],
+        "participants analysed in the arm",
+    ),
+    f(
+        "efficacy.effect_estimate",
+        CT,
+        "arm: compared groups; unit: estimate type (hazard ratio, odds ratio...)",
+        true,
+        &[],
+        "the posted statistical analysis estimate",
+    ),
+    f(
+        "efficacy.p_value",
+        CT,
+        "as efficacy.effect_estimate",
+        true,
+        &[],
+        "the posted p-value of the comparison",
+    ),
+    // safety
+    f(
+        "safety.serious_ae_affected",
+        CT,
+        "endpoint: trial; arm: event group",
+        true,
+        &[],
+        "participants with a serious adverse event",
+    ),
+    f(
+        "safety.serious_ae_at_risk",
+        CT,
+        "endpoint: trial; arm: event group",
+        true,
+        &[],
+        "participants at risk",
+    ),
+    f(
+        "safety.serious_ae_rate",
+        CT,
+        "endpoint: trial; arm: event group",
+        true,
+        &[L::Derived],
+        "affected / at risk x 100, derived",
+    ),
+    f(
+        "safety.common_adverse_reactions",
+        &[FdaLabel],
+        "endpoint: label set_id",
+        false,
+        &[],
+        "the label's sentence on the most common adverse reactions",
+    ),
+    // trials
+    f(
+        "trials.phase",
+        CT,
+        "endpoint: NCT id",
+        false,
+        &[],
+        "phase as registered",
+    ),
+    f(
+        "trials.status",
+        CT,
+        "endpoint: NCT id",
+        false,
+        &[],
+        "overall recruitment status",
+    ),
+    f(
+        "trials.sponsor",
+        CT,
+        "endpoint: NCT id",
+        false,
+        &[],
+        "the trial's lead sponsor",
+    ),
+    f(
+        "trials.allocation",
+        CT,
+        "endpoint: NCT id",
+        false,
+        &[],
+        "allocation as registered (randomized or not)",
+    ),
+    f(
+        "trials.pivotal",
+        CT,
+        "endpoint: NCT id",
+        false,
+        &[L::Inference],
+        "an inference: a registered phase 3 with randomized allocation",
+    ),
+    f(
+        "trials.enrollment",
+        CT,
+        "endpoint: NCT id",
+        false,
+        &[],
+        "enrollment count",
+    ),
+    f(
+        "trials.primary_completion",
+        CT,
+        "endpoint: NCT id",
+        false,
+        &[],
+        "primary completion date",
+    ),
+    f(
+        "trials.results_posted",
+        CT,
+        "endpoint: NCT id",
+        false,
+        &[],
+        "date results were first posted, or `not posted` (an inference) when the record has no results section",
+    ),
+    // competitors
+    f(
+        "competitors.approved_drug",
+        LBL,
+        "endpoint: application number or label set_id",
+        false,
+        &[],
+        "approved drugs for the same indication or class",
+    ),
+    f(
+        "competitors.approval_date",
+        &[Drugsfda],
+        "endpoint: application number",
+        false,
+        &[],
+        "their first approval date",
+    ),
+    // market
+    f(
+        "market.prevalence",
+        &[Epi],
+        "endpoint: table; population: row",
+        false,
+        &[],
+        "prevalence from an epidemiology table",
+    ),
+    f(
+        "market.incidence",
+        &[Epi],
+        "endpoint: table; population: row",
+        false,
+        &[],
+        "incidence from an epidemiology table",
+    ),
+    f(
+        "market.survival",
+        &[Epi],
+        "endpoint: table; population: row",
+        false,
+        &[],
+        "survival from an epidemiology table",
+    ),
+    // financials
+    f(
+        "financials.revenue",
+        &[Sec],
+        "endpoint: period class and period; population: form, accession, concept",
+        false,
+        &[],
+        "latest revenue (XBRL)",
+    ),
+    f(
+        "financials.rd_expense",
+        &[Sec],
+        "endpoint: period class and period; population: form, accession, concept",
+        false,
+        &[],
+        "latest research and development expense",
+    ),
+    f(
+        "financials.net_loss",
+        &[Sec],
+        "endpoint: period class and period; population: form, accession, concept",
+        false,
+        &[],
+        "latest net income (loss)",
+    ),
+    f(
+        "financials.cash",
+        &[Sec],
+        "endpoint: period class and period; population: form, accession, concept",
+        false,
+        &[],
+        "latest cash and equivalents",
+    ),
+    // valuation
+    f(
+        "valuation.assumption",
+        &[],
+        "endpoint: assumption name",
+        false,
+        &[L::Assumption],
+        "inputs chosen for a model, never facts",
+    ),
+    f(
+        "valuation.peak_sales",
+        &[],
+        "",
+        false,
+        &[L::Modeled],
+        "modeled over visible assumption claims, never a fact",
+    ),
+    f(
+        "valuation.rnpv",
+        &[],
+        "",
+        false,
+        &[L::Modeled],
+        "modeled over visible assumption claims, never a fact",
+    ),
+];
+
+#[allow(clippy::too_many_arguments)]
+const fn f(
+    name: &'static str,
+    families: &'static [Family],
+    key: &'static str,
+    arm_bound: bool,
+    labels: &'static [L],
+    doc: &'static str,
+) -> FieldSpec {
+    FieldSpec {
+        name,
+        families,
+        key,
+        arm_bound,
+        labels,
+        doc,
+    }
+}
+
+pub fn spec(name: &str) -> Option<&'static FieldSpec> {
+    FIELDS.iter().find(|f| f.name == name)
+}
+
+/// Cell statuses (ARCHITECTURE.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Value,
+    Conflicting,
+    NotYetPublished,
+    SourceEmpty,
+    Skipped,
+    FetchFailed,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Value => "value",
+            Status::Conflicting => "conflicting",
+            Status::NotYetPublished => "not_yet_published",
+            Status::SourceEmpty => "source_empty",
+            Status::Skipped => "skipped",
+            Status::FetchFailed => "fetch_failed",
+        }
+    }
+
+    pub const ALL: [Status; 6] = [
+        Status::Value,
+        Status::Conflicting,
+        Status::NotYetPublished,
+        Status::SourceEmpty,
+        Status::Skipped,
+        Status::FetchFailed,
+    ];
+}
+
+/// What the run knows about an asset besides its claims.
+pub struct Context<'a> {
+    pub families: &'a BTreeMap<Family, FamilyStatus>,
+    /// Fields the reasoner did not attempt, with the reason.
+    pub skipped: &'a BTreeMap<&'static str, String>,
+    /// Fields a step found present-but-unposted (e.g. a pre-revenue filer), with detail.
+    pub unpublished: &'a BTreeMap<&'static str, String>,
+    /// Rejected candidates per field, for the detail of an empty cell.
+    pub rejected: &'a BTreeMap<String, usize>,
+}
+
+/// The cells of fields that no accepted claim fills, each with its one status and the
+/// reason in words. Fields with accepted claims get their cells from the precedence rules
+/// (`sql/`), so together every field of the schema has at least one row.
+pub fn empty_cells(
+    filled: &BTreeSet<&str>,
+    cx: &Context<'_>,
+) -> Vec<(&'static FieldSpec, Status, String)> {
+    FIELDS
+        .iter()
+        .filter(|f| !filled.contains(f.name))
+        .map(|f| {
+            let (st, detail) = empty_status(f, cx);
+            (f, st, detail)
+        })
+        .collect()
+}
+
+fn empty_status(spec: &FieldSpec, cx: &Context<'_>) -> (Status, String) {
+    if let Some(why) = cx.skipped.get(spec.name) {
+        return (Status::Skipped, why.clone());
+    }
+    let st: Vec<(Family, FamilyStatus)> = spec
+        .families
+        .iter()
+        .map(|f| {
+            (
+                *f,
+                cx.families
+                    .get(f)
+                    .copied()
+                    .unwrap_or(FamilyStatus::SourceEmpty),
+            )
+        })
+        .collect();
+    if let Some((f, _)) = st.iter().find(|(_, s)| *s == FamilyStatus::FetchFailed) {
+        return (Status::FetchFailed, format!("the {f} fetch failed"));
+    }
+    if let Some(d) = cx.unpublished.get(spec.name) {
+        return (Status::NotYetPublished, d.clone());
+    }
+    let rejected = cx.rejected.get(spec.name).copied().unwrap_or(0);
+    let dropped = if rejected > 0 {
+        format!("; {rejected} candidate(s) dropped by the gates (see rejections)")
+    } else {
+        String::new()
+    };
+    if st.iter().any(|(_, s)| *s == FamilyStatus::Ok) {
+        let names: Vec<&str> = st
+            .iter()
+            .filter(|(_, s)| *s == FamilyStatus::Ok)
+            .map(|(f, _)| f.as_str())
+            .collect();
+        return (
+            Status::SourceEmpty,
+            format!(
+                "{} record(s) checked; none states it{dropped}",
+                names.join(", ")
+            ),
+        );
+    }
+    if let Some((f, _)) = st.iter().find(|(_, s)| *s == FamilyStatus::NotYetPublished) {
+        return (
+            Status::NotYetPublished,
+            format!("the asset's {f} records exist but have not posted results"),
+        );
+    }
+    if !st.is_empty() && st.iter().all(|(_, s)| *s == FamilyStatus::Skipped) {
+        return (
+            Status::Skipped,
+            format!("{} not attempted for this asset", spec.families[0]),
+        );
+    }
+    let names: Vec<&str> = spec.families.iter().map(|f| f.as_str()).collect();
+    (
+        Status::SourceEmpty,
+        format!("no {} record for the asset{dropped}", names.join("/")),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn empties(fams: &[(Family, FamilyStatus)], filled: &[&str]) -> Vec<(&'static str, Status)> {
+        let families: BTreeMap<_, _> = fams.iter().copied().collect();
+        let (s, u, r) = (BTreeMap::new(), BTreeMap::new(), BTreeMap::new());
+        let filled: BTreeSet<&str> = filled.iter().copied().collect();
+        empty_cells(
+            &filled,
+            &Context {
+                families: &families,
+                skipped: &s,
+                unpublished: &u,
+                rejected: &r,
+            },
+        )
+        .into_iter()
+        .map(|(f, st, _)| (f.name, st))
+        .collect()
+    }
+
+    #[test]
+    fn every_unfilled_field_gets_exactly_one_status() {
+        assert_eq!(empties(&[], &[]).len(), FIELDS.len());
+        let some = empties(&[], &["efficacy.value", "trials.phase"]);
+        assert_eq!(some.len(), FIELDS.len() - 2);
+        assert!(some.iter().all(|(f, _)| *f != "efficacy.value"));
+    }
+
+    #[test]
+    fn empty_cells_say_what_kind_of_empty() {
+        let cells = empties(
+            &[
+                (Ctgov, FamilyStatus::NotYetPublished),
+                (Sec, FamilyStatus::Skipped),
+                (FdaLabel, FamilyStatus::FetchFailed),
+                (Epi, FamilyStatus::Ok),
+            ],
+            &[],
+        );
+        let st = |f: &str| cells.iter().find(|c| c.0 == f).unwrap().1;
+        assert_eq!(st("efficacy.value"), Status::NotYetPublished);
+        assert_eq!(st("financials.cash"), Status::Skipped);
+        assert_eq!(st("regulatory.boxed_warning"), Status::FetchFailed);
+        assert_eq!(st("market.incidence"), Status::SourceEmpty);
+        assert_eq!(st("identity.icd10_codes"), Status::SourceEmpty);
+    }
+}

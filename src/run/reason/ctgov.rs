@@ -1,0 +1,544 @@
+//! CT.gov steps (trials, efficacy, safety). A study, API v2 JSON or legacy XML, is read
+//! into one shape where every posted value keeps its locator, and every measurement is
+//! bound to its outcome, class/category and group by id: a placebo group's value can only
+//! land in the placebo arm's cell, and one outcome's number only in that outcome's cells.
+
+use std::collections::BTreeMap;
+
+use super::tree::{Node, Xml, parse_json};
+use super::{Emit, Input, Key};
+use crate::lake::bundle::Row;
+use crate::domain::claims::Label;
+
+/// A text value with the locator of its field.
+#[derive(Clone, Debug)]
+pub struct Val {
+    pub text: String,
+    pub loc: String,
+}
+
+impl Val {
+    fn of(x: Option<(String, String)>) -> Option<Val> {
+        x.map(|(text, loc)| Val { text, loc })
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Measurement {
+    pub population: String,
+    pub group: String,
+    pub value: Option<Val>,
+    pub spread: Option<Val>,
+    pub lower: Option<Val>,
+    pub upper: Option<Val>,
+}
+
+#[derive(Debug, Default)]
+pub struct Analysis {
+    pub groups: Vec<String>,
+    pub p_value: Option<Val>,
+    pub estimate: Option<Val>,
+    pub estimate_type: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub endpoint: String,
+    pub unit: String,
+    pub dispersion: String,
+    /// group id -> title
+    pub groups: BTreeMap<String, String>,
+    pub analyzed: Vec<(String, Val)>,
+    pub measurements: Vec<Measurement>,
+    pub analyses: Vec<Analysis>,
+}
+
+#[derive(Debug, Default)]
+pub struct EventGroup {
+    pub title: String,
+    pub affected: Option<Val>,
+    pub at_risk: Option<Val>,
+}
+
+#[derive(Debug, Default)]
+pub struct Study {
+    pub nct: String,
+    pub phases: Vec<Val>,
+    pub status: Option<Val>,
+    pub enrollment: Option<Val>,
+    pub enrollment_type: String,
+    pub primary_completion: Option<Val>,
+    pub results_posted: Option<Val>,
+    pub sponsor: Option<Val>,
+    pub allocation: Option<Val>,
+    /// Whether the record has a results section at all.
+    pub has_results: bool,
+    pub conditions: Vec<Val>,
+    pub outcomes: Vec<Outcome>,
+    pub events: Vec<EventGroup>,
+}
+
+/// Reads a CT.gov record (v2 JSON or legacy XML) from its bundle row.
+pub fn study(row: &Row) -> Option<Study> {
+    if row.raw.first().is_some_and(|b| *b == b'<')
+        || row
+            .fields
+            .iter()
+            .any(|f| f.0.starts_with("/clinical_study[1]"))
+    {
+        Some(from_xml(row))
+    } else {
+        from_json(row)
+    }
+}
+
+fn endpoint(nct: &str, kind: &str, title: &str, time: &str) -> String {
+    let kind = match kind.to_ascii_lowercase().as_str() {
+        "primary" => "Primary",
+        "secondary" => "Secondary",
+        _ => "Other",
+    };
+    if time.is_empty() {
+        format!("{nct} {kind}: {title}")
+    } else {
+        format!("{nct} {kind}: {title} [{time}]")
+    }
+}
+
+fn from_json(row: &Row) -> Option<Study> {
+    let v = parse_json(row)?;
+    let root = Node::root(&v);
+    let ps = root.get("protocolSection")?;
+    let mut s = Study {
+        nct: row.record_key.clone(),
+        ..Study::default()
+    };
+    s.phases = texts(ps.path(&["designModule", "phases"]));
+    s.status = Val::of(ps.str_at(&["statusModule", "overallStatus"]));
+    s.enrollment = Val::of(ps.str_at(&["designModule", "enrollmentInfo", "count"]));
+    s.enrollment_type = ps
+        .str_at(&["designModule", "enrollmentInfo", "type"])
+        .map(|x| x.0)
+        .unwrap_or_default();
+    s.primary_completion =
+        Val::of(ps.str_at(&["statusModule", "primaryCompletionDateStruct", "date"]));
+    s.results_posted = Val::of(ps.str_at(&["statusModule", "resultsFirstPostDateStruct", "date"]));
+    s.sponsor = Val::of(ps.str_at(&["sponsorCollaboratorsModule", "leadSponsor", "name"]));
+    s.allocation = Val::of(ps.str_at(&["designModule", "designInfo", "allocation"]));
+    s.has_results = root.get("resultsSection").is_some();
+    s.conditions = texts(ps.path(&["conditionsModule", "conditions"]));
+    let Some(rs) = root.get("resultsSection") else {
+        return Some(s);
+    };
+    if let Some(oms) = rs.path(&["outcomeMeasuresModule", "outcomeMeasures"]) {
+        for om in oms.items() {
+            let t = |k: &str| om.str_at(&[k]).map(|x| x.0).unwrap_or_default();
+            if t("reportingStatus") == "NOT_POSTED" {
+                continue;
+            }
+            let mut o = Outcome {
+                endpoint: endpoint(&s.nct, &t("type"), &t("title"), &t("timeFrame")),
+                unit: unit_with_param(&t("unitOfMeasure"), &t("paramType")),
+                dispersion: t("dispersionType"),
+                ..Outcome::default()
+            };
+            for g in om.get("groups").map(|g| g.items()).unwrap_or_default() {
+                let id = g.str_at(&["id"]).map(|x| x.0).unwrap_or_default();
+                let title = g.str_at(&["title"]).map(|x| x.0).unwrap_or_default();
+                o.groups.insert(id, title);
+            }
+            if let Some(d) = om.get("denoms").and_then(|d| d.items().into_iter().next()) {
+                for c in d.get("counts").map(|c| c.items()).unwrap_or_default() {
+                    if let (Some((gid, _)), Some(v)) =
+                        (c.str_at(&["groupId"]), Val::of(c.str_at(&["value"])))
+                    {
+                        o.analyzed.push((gid, v));
+                    }
+                }
+            }
+            let classes = om.get("classes").map(|c| c.items()).unwrap_or_default();
+            for cl in &classes {
+                let ct = cl.str_at(&["title"]).map(|x| x.0).unwrap_or_default();
+                for cat in cl.get("categories").map(|c| c.items()).unwrap_or_default() {
+                    let kt = cat.str_at(&["title"]).map(|x| x.0).unwrap_or_default();
+                    let population = population(&ct, &kt);
+                    for m in cat
+                        .get("measurements")
+                        .map(|m| m.items())
+                        .unwrap_or_default()
+                    {
+                        o.measurements.push(Measurement {
+                            population: population.clone(),
+                            group: m.str_at(&["groupId"]).map(|x| x.0).unwrap_or_default(),
+                            value: Val::of(m.str_at(&["value"])),
+                            spread: Val::of(m.str_at(&["spread"])),
+                            lower: Val::of(m.str_at(&["lowerLimit"])),
+                            upper: Val::of(m.str_at(&["upperLimit"])),
+                        });
+                    }
+                }
+            }
+            for a in om.get("analyses").map(|a| a.items()).unwrap_or_default() {
+                o.analyses.push(Analysis {
+                    groups: a
+                        .get("groupIds")
+                        .map(|g| g.items().iter().filter_map(|n| n.text()).collect())
+                        .unwrap_or_default(),
+                    p_value: Val::of(a.str_at(&["pValue"])),
+                    estimate: Val::of(a.str_at(&["paramValue"])),
+                    estimate_type: a.str_at(&["paramType"]).map(|x| x.0).unwrap_or_default(),
+                });
+            }
+            s.outcomes.push(o);
+        }
+    }
+    if let Some(groups) = rs.path(&["adverseEventsModule", "eventGroups"]) {
+        for g in groups.items() {
+            s.events.push(EventGroup {
+                title: g.str_at(&["title"]).map(|x| x.0).unwrap_or_default(),
+                affected: Val::of(g.str_at(&["seriousNumAffected"])),
+                at_risk: Val::of(g.str_at(&["seriousNumAtRisk"])),
+            });
+        }
+    }
+    Some(s)
+}
+
+/// The text leaves of a JSON array, each with its pointer.
+fn texts(array: Option<Node<'_>>) -> Vec<Val> {
+    array
+        .map(|a| {
+            a.items()
+                .iter()
+                .filter_map(|n| Val::of(n.text().map(|t| (t, n.ptr.clone()))))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn unit_with_param(unit: &str, param: &str) -> String {
+    let param = param.to_lowercase().replace('_', " ");
+    match (unit.is_empty(), param.is_empty()) {
+        (true, _) => param,
+        (false, true) => unit.to_string(),
+        (false, false) => format!("{unit} ({param})"),
+    }
+}
+
+fn population(class: &str, category: &str) -> String {
+    match (class.is_empty(), category.is_empty()) {
+        (true, true) => String::new(),
+        (false, true) => class.to_string(),
+        (true, false) => category.to_string(),
+        (false, false) => format!("{class} / {category}"),
+    }
+}
+
+fn from_xml(row: &Row) -> Study {
+    let x = Xml::of(row);
+    let r = "/clinical_study[1]";
+    let mut s = Study {
+        nct: row.record_key.clone(),
+        ..Study::default()
+    };
+    s.phases = Val::of(x.get(r, "/phase[1]")).into_iter().collect();
+    s.status = Val::of(x.get(r, "/overall_status[1]"));
+    s.enrollment = Val::of(x.get(r, "/enrollment[1]"));
+    s.enrollment_type = x.text(r, "/enrollment[1]/@type");
+    s.primary_completion = Val::of(x.get(r, "/primary_completion_date[1]"));
+    s.results_posted = Val::of(x.get(r, "/results_first_posted[1]"));
+    s.sponsor = Val::of(x.get(r, "/sponsors[1]/lead_sponsor[1]/agency[1]"));
+    s.allocation = Val::of(x.get(r, "/study_design_info[1]/allocation[1]"));
+    s.has_results = !x.children(r, "clinical_results").is_empty();
+    s.conditions = x
+        .children(r, "condition")
+        .iter()
+        .filter_map(|c| Val::of(x.get(c, "")))
+        .collect();
+    let res = format!("{r}/clinical_results[1]");
+    for out in x.children(&format!("{res}/outcome_list[1]"), "outcome") {
+        let mut o = Outcome {
+            endpoint: endpoint(
+                &s.nct,
+                &x.text(&out, "/type[1]"),
+                &x.text(&out, "/title[1]"),
+                &x.text(&out, "/time_frame[1]"),
+            ),
+            ..Outcome::default()
+        };
+        for g in x.children(&format!("{out}/group_list[1]"), "group") {
+            o.groups
+                .insert(x.text(&g, "/@group_id"), x.text(&g, "/title[1]"));
+        }
+        let m = format!("{out}/measure[1]");
+        o.unit = unit_with_param(&x.text(&m, "/units[1]"), &x.text(&m, "/param[1]"));
+        o.dispersion = x.text(&m, "/dispersion[1]");
+        if let Some(a) = x
+            .children(&format!("{m}/analyzed_list[1]"), "analyzed")
+            .first()
+        {
+            for c in x.children(&format!("{a}/count_list[1]"), "count") {
+                if let Some(v) = Val::of(x.get(&c, "/@value")) {
+                    o.analyzed.push((x.text(&c, "/@group_id"), v));
+                }
+            }
+        }
+        for cl in x.children(&format!("{m}/class_list[1]"), "class") {
+            let ct = x.text(&cl, "/title[1]");
+            for cat in x.children(&format!("{cl}/category_list[1]"), "category") {
+                let pop = population(&ct, &x.text(&cat, "/title[1]"));
+                for me in x.children(&format!("{cat}/measurement_list[1]"), "measurement") {
+                    o.measurements.push(Measurement {
+                        population: pop.clone(),
+                        group: x.text(&me, "/@group_id"),
+                        value: Val::of(x.get(&me, "/@value")),
+                        spread: Val::of(x.get(&me, "/@spread")),
+                        lower: Val::of(x.get(&me, "/@lower_limit")),
+                        upper: Val::of(x.get(&me, "/@upper_limit")),
+                    });
+                }
+            }
+        }
+        for a in x.children(&format!("{m}/analysis_list[1]"), "analysis") {
+            o.analyses.push(Analysis {
+                groups: x
+                    .children(&format!("{a}/group_id_list[1]"), "group_id")
+                    .iter()
+                    .map(|g| x.text(g, ""))
+                    .collect(),
+                p_value: Val::of(x.get(&a, "/p_value[1]")),
+                estimate: Val::of(x.get(&a, "/param_value[1]")),
+                estimate_type: x.text(&a, "/param_type[1]"),
+            });
+        }
+        s.outcomes.push(o);
+    }
+    let ev = format!("{res}/reported_events[1]");
+    let mut titles = BTreeMap::new();
+    for g in x.children(&format!("{ev}/group_list[1]"), "group") {
+        titles.insert(x.text(&g, "/@group_id"), x.text(&g, "/title[1]"));
+    }
+    // The "Total" category's first event holds the serious-event totals per group.
+    for cat in x.children(
+        &format!("{ev}/serious_events[1]/category_list[1]"),
+        "category",
+    ) {
+        if x.text(&cat, "/title[1]") != "Total" {
+            continue;
+        }
+        if let Some(e) = x.children(&format!("{cat}/event_list[1]"), "event").first() {
+            for c in x.children(e, "counts") {
+                s.events.push(EventGroup {
+                    title: titles
+                        .get(&x.text(&c, "/@group_id"))
+                        .cloned()
+                        .unwrap_or_default(),
+                    affected: Val::of(x.get(&c, "/@subjects_affected")),
+                    at_risk: Val::of(x.get(&c, "/@subjects_at_risk")),
+                });
+            }
+        }
+    }
+    s
+}
+
+/// A posted value stated as a fact: the value is its field's whole text, quoted at the
+/// field's locator.
+fn stated(e: &mut Emit<'_>, field: &str, key: &Key, unit: &str, row: &Row, v: &Val) -> String {
+    e.fact(field, key, &v.text, unit, row, &v.text, &v.loc)
+}
+
+fn has_digit(s: &str) -> bool {
+    s.bytes().any(|b| b.is_ascii_digit())
+}
+
+pub fn trials(input: &Input<'_>, e: &mut Emit<'_>) {
+    for (row, s) in input.studies() {
+        let key = Key::endpoint(&s.nct);
+        let multi = s.phases.len() > 1;
+        let phase_ids: Vec<String> = s
+            .phases
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let k = Key {
+                    population: if multi {
+                        format!("listed phase {}", i + 1)
+                    } else {
+                        String::new()
+                    },
+                    ..key.clone()
+                };
+                stated(e, "trials.phase", &k, "", row, p)
+            })
+            .collect();
+        if let Some(v) = &s.sponsor {
+            stated(e, "trials.sponsor", &key, "", row, v);
+        }
+        if let Some(v) = &s.enrollment {
+            let unit = format!("participants ({})", s.enrollment_type.to_lowercase());
+            stated(
+                e,
+                "trials.enrollment",
+                &key,
+                unit.trim_end_matches(" ()"),
+                row,
+                v,
+            );
+        }
+        if let Some(v) = &s.primary_completion {
+            stated(e, "trials.primary_completion", &key, "", row, v);
+        }
+        let status_id = s
+            .status
+            .as_ref()
+            .map(|v| stated(e, "trials.status", &key, "", row, v));
+        match (&s.results_posted, s.has_results, status_id) {
+            (Some(v), _, _) => {
+                stated(e, "trials.results_posted", &key, "", row, v);
+            }
+            (None, false, Some(input)) => {
+                e.over(
+                    Label::Inference,
+                    "trials.results_posted",
+                    &key,
+                    "not posted",
+                    "",
+                    vec![input],
+                    "the registry record (this version) holds no results section",
+                );
+            }
+            _ => {}
+        }
+        if let Some(a) = &s.allocation {
+            stated(e, "trials.allocation", &key, "", row, a);
+        }
+        pivotal(s, &key, row, &phase_ids, e);
+    }
+}
+
+/// A trial is flagged pivotal when a registered phase is 3 and allocation is randomized:
+/// an inference over the two quoted facts, never a fact itself.
+fn pivotal(s: &Study, key: &Key, row: &Row, phase_ids: &[String], e: &mut Emit<'_>) {
+    let phase3 = s.phases.iter().position(|p| {
+        let t = p.text.to_ascii_uppercase().replace(' ', "");
+        t.contains("PHASE3")
+    });
+    let randomized = s
+        .allocation
+        .as_ref()
+        .filter(|a| a.text.eq_ignore_ascii_case("RANDOMIZED"));
+    if let (Some(i), Some(a)) = (phase3, randomized) {
+        let ip = phase_ids[i].clone();
+        // Emitted by `trials` already; the same statement returns the same id.
+        let ia = stated(e, "trials.allocation", key, "", row, a);
+        e.over(
+            Label::Inference,
+            "trials.pivotal",
+            key,
+            "pivotal (phase 3, randomized)",
+            "",
+            vec![ip, ia],
+            "a registered phase 3 with randomized allocation",
+        );
+    }
+}
+
+pub fn efficacy(input: &Input<'_>, e: &mut Emit<'_>) {
+    for (row, s) in input.studies() {
+        for o in &s.outcomes {
+            let arm = |gid: &str| {
+                o.groups
+                    .get(gid)
+                    .cloned()
+                    .unwrap_or_else(|| gid.to_string())
+            };
+            for (gid, v) in &o.analyzed {
+                let k = Key {
+                    endpoint: o.endpoint.clone(),
+                    population: String::new(),
+                    arm: arm(gid),
+                };
+                stated(e, "efficacy.analyzed", &k, "participants", row, v);
+            }
+            let mut seen: BTreeMap<(String, String), usize> = BTreeMap::new();
+            for m in &o.measurements {
+                let Some(v) = m.value.as_ref().filter(|v| has_digit(&v.text)) else {
+                    continue;
+                };
+                let n = seen
+                    .entry((m.population.clone(), m.group.clone()))
+                    .or_default();
+                *n += 1;
+                let population = if *n > 1 {
+                    format!("{} #{n}", m.population)
+                } else {
+                    m.population.clone()
+                };
+                let k = Key {
+                    endpoint: o.endpoint.clone(),
+                    population,
+                    arm: arm(&m.group),
+                };
+                stated(e, "efficacy.value", &k, &o.unit, row, v);
+                for (field, x) in [
+                    ("efficacy.dispersion", &m.spread),
+                    ("efficacy.ci_lower", &m.lower),
+                    ("efficacy.ci_upper", &m.upper),
+                ] {
+                    if let Some(x) = x.as_ref().filter(|x| has_digit(&x.text)) {
+                        stated(e, field, &k, &o.dispersion, row, x);
+                    }
+                }
+            }
+            for (j, a) in o.analyses.iter().enumerate() {
+                let k = Key {
+                    endpoint: o.endpoint.clone(),
+                    population: format!("analysis {}", j + 1),
+                    arm: a
+                        .groups
+                        .iter()
+                        .map(|g| arm(g))
+                        .collect::<Vec<_>>()
+                        .join(" vs "),
+                };
+                if let Some(p) = a.p_value.as_ref().filter(|x| has_digit(&x.text)) {
+                    stated(e, "efficacy.p_value", &k, "", row, p);
+                }
+                if let Some(x) = a.estimate.as_ref().filter(|x| has_digit(&x.text)) {
+                    stated(e, "efficacy.effect_estimate", &k, &a.estimate_type, row, x);
+                }
+            }
+        }
+    }
+}
+
+pub fn safety(input: &Input<'_>, e: &mut Emit<'_>) {
+    for (row, s) in input.studies() {
+        for g in &s.events {
+            let k = Key {
+                endpoint: s.nct.clone(),
+                population: String::new(),
+                arm: g.title.clone(),
+            };
+            let (Some(a), Some(n)) = (&g.affected, &g.at_risk) else {
+                continue;
+            };
+            let ia = stated(e, "safety.serious_ae_affected", &k, "participants", row, a);
+            let ir = stated(e, "safety.serious_ae_at_risk", &k, "participants", row, n);
+            if let (Ok(x), Ok(y)) = (a.text.parse::<f64>(), n.text.parse::<f64>())
+                && y > 0.0
+            {
+                e.over(
+                    Label::Derived,
+                    "safety.serious_ae_rate",
+                    &k,
+                    &format!("{:.1}", 100.0 * x / y),
+                    "%",
+                    vec![ia, ir],
+                    "serious_ae_affected / serious_ae_at_risk x 100, one decimal",
+                );
+            }
+        }
+    }
+}

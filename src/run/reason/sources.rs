@@ -1,0 +1,506 @@
+//! Steps over the non-trial families: identity and regulatory facts from labels and
+//! Drugs@FDA, label safety sentences, competitors, epidemiology tables, XBRL financials
+//! and valuation. Fields are read from each row's text fields by locator, so the same
+//! code serves the asset's own records and the trimmed competitor rows.
+
+use std::collections::BTreeMap;
+
+use super::{Emit, Input, Key, first_sentence, mentions, sentence_with};
+use crate::lake::bundle::Row;
+use crate::domain::claims::Label;
+use crate::domain::model::Family;
+
+/// A row's text fields by locator.
+struct Flat<'a> {
+    row: &'a Row,
+    map: BTreeMap<&'a str, &'a str>,
+}
+
+impl<'a> Flat<'a> {
+    fn of(row: &'a Row) -> Flat<'a> {
+        Flat {
+            row,
+            map: row
+                .fields
+                .iter()
+                .map(|(l, _, t)| (l.as_str(), t.as_str()))
+                .collect(),
+        }
+    }
+
+    fn get(&self, loc: &str) -> Option<(&'a str, String)> {
+        self.map.get(loc).map(|t| (*t, loc.to_string()))
+    }
+
+    /// Every `prefix/<i>` leaf of an array of strings.
+    fn list(&self, prefix: &str) -> Vec<(&'a str, String)> {
+        (0..)
+            .map_while(|i| self.get(&format!("{prefix}/{i}")))
+            .collect()
+    }
+
+    /// Indexes `i` for which `prefix/<i>/...` holds any field.
+    fn indexes(&self, prefix: &str) -> Vec<usize> {
+        (0..)
+            .take_while(|i| {
+                let p = format!("{prefix}/{i}/");
+                self.map
+                    .range(p.as_str()..)
+                    .next()
+                    .is_some_and(|(k, _)| k.starts_with(&p))
+            })
+            .collect()
+    }
+
+    /// The first text of a label section (`/boxed_warning/0`...).
+    fn section(&self, name: &str) -> Option<(&'a str, String)> {
+        self.get(&format!("/{name}/0"))
+    }
+}
+
+fn subjects<'a>(input: &'a Input<'_>, f: Family) -> Vec<Flat<'a>> {
+    input.subjects(f).map(Flat::of).collect()
+}
+
+/// The approved original application of a Drugs@FDA record: (status, date) with locators.
+type Located<'a> = (&'a str, String);
+
+fn original_approval<'a>(d: &Flat<'a>) -> Option<(Located<'a>, Located<'a>)> {
+    for i in d.indexes("/submissions") {
+        let p = format!("/submissions/{i}");
+        let kind = d.get(&format!("{p}/submission_type"))?;
+        let status = d.get(&format!("{p}/submission_status"));
+        if kind.0 == "ORIG"
+            && let Some(st) = status.filter(|s| s.0 == "AP")
+            && let Some(date) = d.get(&format!("{p}/submission_status_date"))
+        {
+            return Some((st, date));
+        }
+    }
+    None
+}
+
+/// resolve-indication: where a source states the portfolio's indication, verbatim.
+pub fn indication(input: &Input<'_>, e: &mut Emit<'_>) {
+    let Some(ind) = input.asset.indication.as_deref() else {
+        e.skip("identity.indication", "the portfolio names no indication");
+        return;
+    };
+    for (row, s) in input.studies() {
+        // One condition per study: the exact name if listed, else the first that
+        // mentions it (a study listing two matching conditions is not a conflict).
+        let exact = s
+            .conditions
+            .iter()
+            .find(|c| c.text.eq_ignore_ascii_case(ind));
+        let best = exact.or_else(|| {
+            s.conditions
+                .iter()
+                .find(|c| mentions(&c.text, ind) || mentions(ind, &c.text))
+        });
+        if let Some(c) = best {
+            e.fact(
+                "identity.indication",
+                &Key::default(),
+                &c.text,
+                "",
+                row,
+                &c.text,
+                &c.loc,
+            );
+        }
+    }
+    for l in subjects(input, Family::FdaLabel) {
+        if let Some((text, loc)) = l.section("indications_and_usage")
+            && let Some(sent) = sentence_with(text, ind, 600)
+            && let Some(pos) = sent.to_lowercase().find(&ind.to_lowercase())
+            && sent.is_char_boundary(pos)
+            && sent.is_char_boundary(pos + ind.len())
+        {
+            let stated = &sent[pos..pos + ind.len()];
+            e.fact(
+                "identity.indication",
+                &Key::default(),
+                stated,
+                "",
+                l.row,
+                sent,
+                &loc,
+            );
+        }
+    }
+}
+
+pub fn identity(input: &Input<'_>, e: &mut Emit<'_>) {
+    for l in subjects(input, Family::FdaLabel)
+        .iter()
+        .chain(&subjects(input, Family::Drugsfda))
+    {
+        for (kind, loc) in [
+            ("brand", "/openfda/brand_name"),
+            ("generic", "/openfda/generic_name"),
+        ] {
+            for (name, at) in l.list(loc) {
+                let k = Key {
+                    endpoint: kind.into(),
+                    population: name.to_uppercase(),
+                    arm: String::new(),
+                };
+                e.fact("identity.names", &k, name, "", l.row, name, &at);
+            }
+        }
+        let moa = l.list("/openfda/pharm_class_moa");
+        let epc = l.list("/openfda/pharm_class_epc");
+        if let Some((m, at)) = moa.first().or(epc.first()) {
+            e.fact("identity.mechanism", &Key::default(), m, "", l.row, m, at);
+        }
+        let sponsor = l
+            .get("/sponsor_name")
+            .or_else(|| l.list("/openfda/manufacturer_name").into_iter().next());
+        if let Some((s, at)) = sponsor {
+            e.fact("identity.sponsor", &Key::default(), s, "", l.row, s, &at);
+        }
+    }
+    // A trial's lead sponsor names the asset's sponsor only where it is the portfolio's
+    // sponsor (an academic group running a trial of the drug is not its sponsor); every
+    // trial's sponsor is a trials.sponsor cell.
+    let ours = input.asset.sponsor.as_deref().unwrap_or("");
+    for (row, s) in input.studies() {
+        if let Some(v) = &s.sponsor
+            && !ours.is_empty()
+            && (mentions(&v.text, ours) || mentions(ours, &v.text))
+        {
+            e.fact(
+                "identity.sponsor",
+                &Key::default(),
+                &v.text,
+                "",
+                row,
+                &v.text,
+                &v.loc,
+            );
+        }
+    }
+    for row in input.subjects(Family::Icd10) {
+        let f = Flat::of(row);
+        for (code, at) in f.list("/1") {
+            e.fact(
+                "identity.icd10_codes",
+                &Key::endpoint(code),
+                code,
+                "",
+                row,
+                code,
+                &at,
+            );
+        }
+    }
+}
+
+fn application_numbers<'a>(l: &Flat<'a>) -> Vec<(&'a str, String)> {
+    let mut v: Vec<_> = l.get("/application_number").into_iter().collect();
+    v.extend(l.list("/openfda/application_number"));
+    v
+}
+
+pub fn regulatory(input: &Input<'_>, e: &mut Emit<'_>) {
+    for d in subjects(input, Family::Drugsfda) {
+        for (app, at) in application_numbers(&d) {
+            let k = Key::endpoint(app);
+            let id = e.fact(
+                "regulatory.application_numbers",
+                &k,
+                app,
+                "",
+                d.row,
+                app,
+                &at,
+            );
+            modality(e, app, id);
+        }
+        let Some((app, _)) = d.get("/application_number") else {
+            continue;
+        };
+        let k = Key::endpoint(app);
+        if let Some(((st, st_at), (date, date_at))) = original_approval(&d) {
+            e.fact(
+                "regulatory.status",
+                &k,
+                &format!("{st} (approved)"),
+                "",
+                d.row,
+                st,
+                &st_at,
+            );
+            e.fact(
+                "regulatory.first_approval_date",
+                &k,
+                date,
+                "YYYYMMDD",
+                d.row,
+                date,
+                &date_at,
+            );
+        }
+    }
+    for l in subjects(input, Family::FdaLabel) {
+        for (app, at) in application_numbers(&l) {
+            let id = e.fact(
+                "regulatory.application_numbers",
+                &Key::endpoint(app),
+                app,
+                "",
+                l.row,
+                app,
+                &at,
+            );
+            modality(e, app, id);
+        }
+        let set_id = l.get("/set_id").map(|x| x.0).unwrap_or(&l.row.record_key);
+        let k = Key::endpoint(set_id);
+        if let Some((text, loc)) = l.section("indications_and_usage")
+            && let Some(s) = sentence_with(text, "indicated", 600)
+        {
+            e.fact("regulatory.approved_indications", &k, s, "", l.row, s, &loc);
+        }
+        if let Some((text, loc)) = l.section("boxed_warning") {
+            let s = first_sentence(text, 300);
+            e.fact("regulatory.boxed_warning", &k, s, "", l.row, s, &loc);
+        }
+    }
+}
+
+fn modality(e: &mut Emit<'_>, app: &str, input: String) {
+    let value = if app.starts_with("BLA") {
+        "biologic (BLA)"
+    } else if app.starts_with("ANDA") {
+        "generic drug (ANDA)"
+    } else if app.starts_with("NDA") {
+        "small molecule or synthetic drug (NDA)"
+    } else {
+        return;
+    };
+    e.over(
+        Label::Inference,
+        "identity.modality",
+        &Key::default(),
+        value,
+        "",
+        vec![input],
+        "the application type: BLA means a biologic, NDA a small molecule or synthetic drug",
+    );
+}
+
+pub fn label_safety(input: &Input<'_>, e: &mut Emit<'_>) {
+    for l in subjects(input, Family::FdaLabel) {
+        let set_id = l.get("/set_id").map(|x| x.0).unwrap_or(&l.row.record_key);
+        if let Some((text, loc)) = l.section("adverse_reactions")
+            && let Some(s) = sentence_with(text, "most common", 600)
+        {
+            e.fact(
+                "safety.common_adverse_reactions",
+                &Key::endpoint(set_id),
+                s,
+                "",
+                l.row,
+                s,
+                &loc,
+            );
+        }
+    }
+}
+
+pub fn competitors(input: &Input<'_>, e: &mut Emit<'_>) {
+    for row in input.competitors() {
+        let c = Flat::of(row);
+        let app = c
+            .get("/application_number")
+            .map(|x| x.0.to_string())
+            .or_else(|| {
+                c.list("/openfda/application_number")
+                    .first()
+                    .map(|x| x.0.to_string())
+            })
+            .unwrap_or_else(|| row.record_key.clone());
+        let k = Key::endpoint(app);
+        let brand = c
+            .list("/openfda/brand_name")
+            .into_iter()
+            .next()
+            .or_else(|| c.get("/products/0/brand_name"));
+        if let Some((b, at)) = brand {
+            e.fact("competitors.approved_drug", &k, b, "", row, b, &at);
+        }
+        if let Some((_, (date, at))) = original_approval(&c) {
+            e.fact(
+                "competitors.approval_date",
+                &k,
+                date,
+                "YYYYMMDD",
+                row,
+                date,
+                &at,
+            );
+        }
+    }
+}
+
+/// Epidemiology tables with a header: the latest row's incidence, prevalence or
+/// survival column, chosen by column name (or the table's single rate column when its
+/// URL names the measure).
+pub fn market(input: &Input<'_>, e: &mut Emit<'_>) {
+    for row in input.subjects(Family::Epi) {
+        let f = Flat::of(row);
+        let rows = f.indexes("");
+        let Some(last) = rows.iter().copied().max() else {
+            continue;
+        };
+        let prefix = format!("/{last}/");
+        let cols: Vec<(&str, &str)> = f
+            .map
+            .range(prefix.as_str()..)
+            .take_while(|(k, _)| k.starts_with(&prefix))
+            .map(|(k, v)| (&k[prefix.len()..], *v))
+            .collect();
+        let url = row.url.to_lowercase();
+        let measure_of = |col: &str| -> Option<&'static str> {
+            let c = col.to_lowercase();
+            for (word, field) in [
+                ("incidence", "market.incidence"),
+                ("prevalence", "market.prevalence"),
+                ("survival", "market.survival"),
+            ] {
+                if c.contains(word)
+                    || ((c.contains("rate") || c.contains("percent")) && url.contains(word))
+                {
+                    return Some(field);
+                }
+            }
+            None
+        };
+        let population: Vec<&str> = cols
+            .iter()
+            .filter(|(c, v)| {
+                measure_of(c).is_none()
+                    && !c.contains("error")
+                    && !c.contains("count")
+                    && !v.is_empty()
+            })
+            .map(|(_, v)| *v)
+            .collect();
+        for (col, v) in &cols {
+            if let Some(field) = measure_of(col) {
+                let k = Key {
+                    endpoint: row.record_key.clone(),
+                    population: population.join(", "),
+                    arm: String::new(),
+                };
+                e.fact(field, &k, v, col, row, v, &format!("{prefix}{col}"));
+            }
+        }
+    }
+}
+
+/// XBRL concepts per field (companies switch concepts over the years; all are read).
+const CONCEPTS: &[(&str, &[&str])] = &[
+    (
+        "financials.revenue",
+        &[
+            "Revenues",
+            "RevenueFromContractWithCustomerExcludingAssessedTax",
+            "SalesRevenueNet",
+        ],
+    ),
+    ("financials.rd_expense", &["ResearchAndDevelopmentExpense"]),
+    ("financials.net_loss", &["NetIncomeLoss"]),
+    (
+        "financials.cash",
+        &[
+            "CashAndCashEquivalentsAtCarryingValue",
+            "CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents",
+        ],
+    ),
+];
+
+/// The period class of an XBRL fact: `annual` (a 10-K year), `quarter` (a three-month
+/// period) or `instant` (a balance at a date). Year-to-date periods of 10-Qs are neither
+/// and are left out, so a nine-month sum never passes for a quarter.
+fn period_class(start: &str, end: &str) -> Option<&'static str> {
+    if start.is_empty() {
+        return Some("instant");
+    }
+    let d = |x: &str| chrono::NaiveDate::parse_from_str(x, "%Y-%m-%d").ok();
+    let days = (d(end)? - d(start)?).num_days();
+    match days {
+        350..=380 => Some("annual"),
+        80..=100 => Some("quarter"),
+        _ => None,
+    }
+}
+
+/// For each financial field, the latest USD fact of each period class across the field's
+/// concepts (greatest period end, then the latest filing), from 10-K/10-Q-family forms.
+pub fn financials(input: &Input<'_>, e: &mut Emit<'_>) {
+    if input.asset.sponsor_cik.is_none() {
+        for (field, _) in CONCEPTS {
+            e.skip(field, "the portfolio names no sponsor_cik for this asset");
+        }
+        return;
+    }
+    for row in input.subjects(Family::Sec) {
+        let f = Flat::of(row);
+        if !f.map.keys().any(|k| k.starts_with("/facts/")) {
+            continue; // a submissions record: no facts
+        }
+        for (field, concepts) in CONCEPTS {
+            // class -> (end, filed, concept, index)
+            let mut best: BTreeMap<&str, (String, String, &str, usize)> = BTreeMap::new();
+            for concept in *concepts {
+                let base = format!("/facts/us-gaap/{concept}/units/USD");
+                for i in f.indexes(&base) {
+                    let g = |k: &str| f.get(&format!("{base}/{i}/{k}")).map(|x| x.0).unwrap_or("");
+                    if !matches!(g("form"), "10-K" | "10-Q" | "10-K/A" | "10-Q/A" | "20-F") {
+                        continue;
+                    }
+                    let Some(class) = period_class(g("start"), g("end")) else {
+                        continue;
+                    };
+                    let rank = (g("end").to_string(), g("filed").to_string(), *concept, i);
+                    if best.get(class).is_none_or(|b| rank > *b) {
+                        best.insert(class, rank);
+                    }
+                }
+            }
+            for (class, (end, _, concept, i)) in &best {
+                let p = format!("/facts/us-gaap/{concept}/units/USD/{i}");
+                let g = |k: &str| f.get(&format!("{p}/{k}")).map(|x| x.0).unwrap_or("");
+                if let Some((val, at)) = f.get(&format!("{p}/val")) {
+                    let period = match g("start") {
+                        "" => end.clone(),
+                        start => format!("{start}..{end}"),
+                    };
+                    let k = Key {
+                        endpoint: format!("{class} {period}"),
+                        population: format!("{} {} {concept}", g("form"), g("accn")),
+                        arm: String::new(),
+                    };
+                    e.fact(field, &k, val, "USD", row, val, &at);
+                }
+            }
+            if best.is_empty() && *field == "financials.revenue" {
+                e.unpublished(field, "the filer has reported no revenue fact: pre-revenue");
+            }
+        }
+    }
+}
+
+pub fn valuation(_input: &Input<'_>, e: &mut Emit<'_>) {
+    let why = "the extractive reasoner states facts only; valuation is modeled over assumptions (the llm reasoner or an analyst's claims)";
+    for f in [
+        "valuation.assumption",
+        "valuation.peak_sales",
+        "valuation.rnpv",
+    ] {
+        e.skip(f, why);
+    }
+}

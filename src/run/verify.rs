@@ -1,0 +1,47 @@
+//! `dossier verify`: the gates for claims written by anyone, against one snapshot.
+//! Loads the snapshot's sources object through the verifying lake, builds the evidence
+//! index once, and returns one verdict per claim line in input order.
+
+use crate::Error;
+use crate::domain::claims::{ClaimLine, parse_lines};
+use crate::run::evidence::Evidence;
+use crate::run::gates::{self, Gate, Verdict};
+use crate::lake::Lake;
+use crate::lake::manifest::SnapshotManifest;
+use crate::domain::model::Hash256;
+use crate::snapshot;
+
+/// The evidence index of a snapshot (every record whole, from its sources object).
+pub async fn evidence(
+    lake: &Lake,
+    snapshot_ref: &str,
+) -> Result<(Hash256, SnapshotManifest, Evidence), Error> {
+    let (id, manifest) = snapshot::load(lake, snapshot_ref).await?;
+    let batches = snapshot::read_bundle(lake, &manifest.sources_bundle, "sources").await?;
+    let ev = crate::blocking(move || Ok(Evidence::from_batches(&batches))).await?;
+    Ok((id, manifest, ev))
+}
+
+/// Verdicts for a claims file's text. A claim for an asset the snapshot does not hold
+/// is rejected as malformed.
+pub fn verdicts(text: &str, manifest: &SnapshotManifest, ev: &Evidence) -> Vec<Verdict> {
+    let lines = parse_lines(text);
+    let mut out = gates::verify(&lines, ev);
+    for (line, v) in lines.iter().zip(out.iter_mut()) {
+        if let ClaimLine::Claim(c) = line
+            && !manifest.assets.contains_key(&c.asset)
+        {
+            v.verdict = "rejected";
+            if !v.gates_failed.contains(&Gate::Malformed) {
+                v.gates_failed.insert(0, Gate::Malformed);
+            }
+            let why = format!("asset {:?} is not in the snapshot", c.asset);
+            v.reason = if v.reason.is_empty() {
+                why
+            } else {
+                format!("{why}; {}", v.reason)
+            };
+        }
+    }
+    out
+}

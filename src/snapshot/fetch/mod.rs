@@ -1,0 +1,979 @@
+//! `dossier snapshot --live`: Layer 1 from the public APIs. Each asset's families are
+//! fetched concurrently through the polite client (`http.rs`); every response becomes an
+//! import file (the same family parsers as `--import`, so a live snapshot and an import
+//! of the responses it saved give the same bundles) and goes through the same resolution,
+//! bundling and manifest. A family whose fetch failed after retries is `fetch_failed`
+//! with its error in the manifest and the catalog, never empty, and keeps whatever its
+//! other requests brought; other families are untouched.
+//!
+//! Nightly incrementality: every URL's ETag, Last-Modified and body hash are kept under
+//! `fetch/cache/` in the lake and its body as a content-addressed object; the next
+//! snapshot asks conditionally, reuses the stored body on 304, and keeps the first
+//! retrieval time of unchanged content, so an unchanged world gives the same snapshot id.
+
+pub mod http;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use futures::StreamExt;
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::{Deserialize, Serialize};
+
+use crate::Error;
+use crate::snapshot::import::{self, ImportFile, Parsed};
+use crate::lake::Lake;
+use crate::lake::manifest::FetchFailure;
+use crate::domain::model::{Family, FamilyStatus, Hash256, sha256_hex};
+use crate::domain::portfolio::{Asset, Portfolio, SourceMeta};
+use crate::snapshot::{self, SnapshotOutcome};
+use http::{Client, FetchError, HttpConfig, Limit};
+
+/// Live-fetch settings: `[live]` of a TOML file (`--live-config`), with API keys and the
+/// SEC contact also from the environment.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LiveConfig {
+    /// Sent on every request; SEC requires a contact (name and email).
+    pub user_agent: String,
+    pub openfda_api_key: Option<String>,
+    pub ncbi_api_key: Option<String>,
+    pub ncbi_tool: String,
+    pub ncbi_email: Option<String>,
+    /// Base URLs (mirrors, tests).
+    pub ctgov_base: String,
+    pub openfda_base: String,
+    pub sec_base: String,
+    pub ncbi_base: String,
+    pub icd10_base: String,
+    /// Press and epidemiology URLs are fetched as `{web_mirror}/{scheme}/{host}/{path}`
+    /// when set (the record keeps its own URL).
+    pub web_mirror: Option<String>,
+    /// Requests per minute per API: ctgov, openfda, sec, ncbi, icd10, web (per host).
+    pub per_minute: BTreeMap<String, f64>,
+    pub timeout_secs: f64,
+    pub max_bytes: u64,
+    pub retries: u32,
+    pub backoff_base_ms: u64,
+    pub backoff_cap_ms: u64,
+    pub max_retry_after_secs: u64,
+    pub headroom: f64,
+    /// Assets fetched at once. Each API's gate paces its own requests, so this only
+    /// needs to be large enough to keep every gate busy.
+    pub concurrency: usize,
+    /// Pages followed per CT.gov search (100 studies each).
+    pub ctgov_max_pages: usize,
+    pub pubmed_max: usize,
+}
+
+impl Default for LiveConfig {
+    fn default() -> LiveConfig {
+        LiveConfig {
+            user_agent: format!(
+                "dossier/{} (set live.user_agent to a name and contact email)",
+                env!("CARGO_PKG_VERSION")
+            ),
+            openfda_api_key: None,
+            ncbi_api_key: None,
+            ncbi_tool: "dossier".into(),
+            ncbi_email: None,
+            ctgov_base: "https://clinicaltrials.gov".into(),
+            openfda_base: "https://api.fda.gov".into(),
+            sec_base: "https://data.sec.gov".into(),
+            ncbi_base: "https://eutils.ncbi.nlm.nih.gov".into(),
+            icd10_base: "https://clinicaltables.nlm.nih.gov".into(),
+            web_mirror: None,
+            per_minute: BTreeMap::new(),
+            timeout_secs: 30.0,
+            max_bytes: 256 << 20,
+            retries: 4,
+            backoff_base_ms: 500,
+            backoff_cap_ms: 30_000,
+            max_retry_after_secs: 300,
+            headroom: 0.97,
+            concurrency: 512,
+            ctgov_max_pages: 5,
+            pubmed_max: 20,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    live: LiveConfig,
+}
+
+impl LiveConfig {
+    /// Reads `[live]` from a TOML file (or the defaults), then the environment:
+    /// `DOSSIER_USER_AGENT`, `OPENFDA_API_KEY`, `NCBI_API_KEY`, `NCBI_EMAIL`.
+    pub fn load(path: Option<&Path>) -> Result<LiveConfig, Error> {
+        let mut c = match path {
+            Some(p) => {
+                let text = std::fs::read_to_string(p)
+                    .map_err(|e| Error::Invalid(format!("reading {}: {e}", p.display())))?;
+                toml::from_str::<ConfigFile>(&text)
+                    .map_err(|e| Error::Invalid(format!("{}: {e}", p.display())))?
+                    .live
+            }
+            None => LiveConfig::default(),
+        };
+        let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        if let Some(v) = env("DOSSIER_USER_AGENT") {
+            c.user_agent = v;
+        }
+        c.openfda_api_key = c.openfda_api_key.or(env("OPENFDA_API_KEY"));
+        c.ncbi_api_key = c.ncbi_api_key.or(env("NCBI_API_KEY"));
+        c.ncbi_email = c.ncbi_email.or(env("NCBI_EMAIL"));
+        Ok(c)
+    }
+
+    /// The limit of each API: the documented ones unless configured (openFDA 240/min,
+    /// SEC 10/s, NCBI 3/s or 10/s with a key; CT.gov and NLM 10/s; web hosts 1/s).
+    pub fn limits(&self) -> (BTreeMap<String, Limit>, Limit) {
+        let ncbi = if self.ncbi_api_key.is_some() {
+            600.0
+        } else {
+            180.0
+        };
+        let defaults = [
+            ("ctgov", 600.0),
+            ("openfda", 240.0),
+            ("sec", 600.0),
+            ("ncbi", ncbi),
+            ("icd10", 600.0),
+            ("web", 60.0),
+        ];
+        // the window a limit is stated in: a second when it is whole requests per second
+        // (SEC, NCBI), else a minute (openFDA's 240/min is 4/s, so a second too), else one
+        // request per its share of a minute
+        let limit = |per_min: f64| {
+            let per_min = per_min.max(1e-3);
+            let per_sec = per_min / 60.0;
+            if per_sec >= 1.0 && (per_sec - per_sec.round()).abs() < 1e-9 {
+                Limit {
+                    requests: per_sec.round() as u32,
+                    per: Duration::from_secs(1),
+                }
+            } else if per_min >= 1.0 && (per_min - per_min.round()).abs() < 1e-9 {
+                Limit {
+                    requests: per_min.round() as u32,
+                    per: Duration::from_secs(60),
+                }
+            } else {
+                Limit {
+                    requests: 1,
+                    per: Duration::from_secs_f64(60.0 / per_min),
+                }
+            }
+        };
+        let mut out = BTreeMap::new();
+        for (api, d) in defaults {
+            out.insert(
+                api.to_string(),
+                limit(self.per_minute.get(api).copied().unwrap_or(d)),
+            );
+        }
+        let web = out["web"];
+        (out, web)
+    }
+
+    fn http(&self) -> HttpConfig {
+        let (limits, default_limit) = self.limits();
+        HttpConfig {
+            user_agent: self.user_agent.clone(),
+            timeout: Duration::from_secs_f64(self.timeout_secs),
+            max_bytes: self.max_bytes,
+            retries: self.retries,
+            backoff_base: Duration::from_millis(self.backoff_base_ms),
+            backoff_cap: Duration::from_millis(self.backoff_cap_ms),
+            max_retry_after: Duration::from_secs(self.max_retry_after_secs),
+            headroom: self.headroom,
+            limits,
+            default_limit,
+        }
+    }
+}
+
+/// What the lake remembers of one URL, for conditional requests.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct CacheEntry {
+    url: String,
+    etag: Option<String>,
+    last_modified: Option<String>,
+    body_sha256: String,
+    /// When this exact body was first retrieved.
+    retrieved_at: String,
+}
+
+/// One fetched body and its retrieval time.
+#[derive(Clone)]
+struct Got {
+    status: u16,
+    body: Bytes,
+    retrieved_at: String,
+}
+
+/// The outcome of one family of one asset.
+#[derive(Default)]
+struct FamilyFetch {
+    files: Vec<ImportFile>,
+    failure: Option<(String, String)>,
+}
+
+impl FamilyFetch {
+    fn fail(&mut self, url: &str, e: impl std::fmt::Display) {
+        if self.failure.is_none() {
+            self.failure = Some((url.to_string(), e.to_string()));
+        }
+    }
+}
+
+/// Counters for the summary.
+#[derive(Default, Debug, Clone)]
+pub struct LiveStats {
+    pub requests: BTreeMap<String, http::ApiStats>,
+    pub reused: u64,
+    pub downloaded_bytes: u64,
+    pub limits: BTreeMap<String, f64>,
+    pub fetch_secs: f64,
+}
+
+/// One URL's fetch, shared by every asset that asks for it.
+type Shared = Arc<tokio::sync::OnceCell<Result<Got, String>>>;
+
+struct Fetcher<'a> {
+    cfg: &'a LiveConfig,
+    client: Client,
+    lake: &'a Lake,
+    /// One fetch per URL per snapshot, shared by every asset that needs it.
+    memo: Mutex<BTreeMap<String, Shared>>,
+    reused: Mutex<u64>,
+}
+
+fn now() -> String {
+    chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
+fn cache_key(url: &str) -> String {
+    format!("fetch/cache/{}.json", sha256_hex(url.as_bytes()))
+}
+
+/// A validator that runs the family parser over a candidate body.
+fn parses<'a>(
+    family: Family,
+    rel: &'a str,
+    url: Option<&'a str>,
+) -> impl Fn(&[u8]) -> Result<(), String> + Sync + 'a {
+    move |bytes: &[u8]| {
+        let f = ImportFile {
+            family,
+            rel: rel.to_string(),
+            bytes: bytes.to_vec(),
+            meta: Some(SourceMeta {
+                url: Some(url.unwrap_or("https://validation.invalid/").to_string()),
+                ..SourceMeta::default()
+            }),
+        };
+        import::parse_file(&f)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+}
+
+impl Fetcher<'_> {
+    /// GETs a URL once per snapshot (memoized), conditionally against the lake's cache.
+    async fn get(&self, api: &str, url: &str, validate: http::Validate<'_>) -> Result<Got, String> {
+        let cell = self
+            .memo
+            .lock()
+            .expect("memo lock")
+            .entry(url.to_string())
+            .or_default()
+            .clone();
+        cell.get_or_init(|| self.get_uncached(api, url, validate))
+            .await
+            .clone()
+    }
+
+    async fn get_uncached(
+        &self,
+        api: &str,
+        url: &str,
+        validate: http::Validate<'_>,
+    ) -> Result<Got, String> {
+        let key = cache_key(url);
+        let cached: Option<CacheEntry> = match self.lake.get(&key).await {
+            Ok(b) => serde_json::from_slice(&b).ok(),
+            Err(_) => None,
+        };
+        let cond = cached
+            .as_ref()
+            .map(|c| (c.etag.as_deref(), c.last_modified.as_deref()))
+            .unwrap_or((None, None));
+        let resp = self
+            .client
+            .get(api, url, cond, validate)
+            .await
+            .map_err(|e: FetchError| e.to_string())?;
+        if resp.not_modified {
+            let c = cached.ok_or("304 without a cached body")?;
+            let hash = Hash256::try_from(c.body_sha256.clone())?;
+            let body = self
+                .lake
+                .get_object(&hash)
+                .await
+                .map_err(|e| crate::error::chain(&e))?;
+            *self.reused.lock().expect("reused lock") += 1;
+            return Ok(Got {
+                status: 200,
+                body,
+                retrieved_at: c.retrieved_at,
+            });
+        }
+        if resp.status != 200 {
+            return Ok(Got {
+                status: resp.status,
+                body: resp.body,
+                retrieved_at: now(),
+            });
+        }
+        let sha = sha256_hex(&resp.body);
+        let retrieved_at = match &cached {
+            Some(c) if c.body_sha256 == sha => c.retrieved_at.clone(),
+            _ => now(),
+        };
+        self.lake
+            .put_object(resp.body.clone())
+            .await
+            .map_err(|e| crate::error::chain(&e))?;
+        let entry = CacheEntry {
+            url: url.to_string(),
+            etag: resp.etag,
+            last_modified: resp.last_modified,
+            body_sha256: sha,
+            retrieved_at: retrieved_at.clone(),
+        };
+        let bytes = serde_json::to_vec(&entry).expect("cache entries serialize");
+        self.lake
+            .put_overwrite(&key, bytes.into())
+            .await
+            .map_err(|e| crate::error::chain(&e))?;
+        Ok(Got {
+            status: 200,
+            body: resp.body,
+            retrieved_at,
+        })
+    }
+
+    /// Fetches one URL into an import file of `family` named `rel`; 404 and empty are
+    /// `Ok(None)`.
+    async fn file(
+        &self,
+        out: &mut FamilyFetch,
+        family: Family,
+        api: &str,
+        url: &str,
+        rel: String,
+        meta_url: Option<String>,
+    ) -> Option<Bytes> {
+        let (name, meta) = (rel.clone(), meta_url.clone());
+        let validate = parses(family, &name, meta.as_deref());
+        match self.get(api, url, &validate).await {
+            Err(e) => {
+                out.fail(url, e);
+                None
+            }
+            Ok(g) if g.status == 404 => None,
+            Ok(g) => {
+                out.files.push(ImportFile {
+                    family,
+                    rel,
+                    bytes: g.body.to_vec(),
+                    meta: Some(SourceMeta {
+                        url: meta_url,
+                        retrieved_at: Some(g.retrieved_at),
+                        ..SourceMeta::default()
+                    }),
+                });
+                Some(g.body)
+            }
+        }
+    }
+
+    fn url(base: &str, path: &str, query: &[(&str, &str)]) -> String {
+        let mut u = format!("{}{path}", base.trim_end_matches('/'));
+        if !query.is_empty() {
+            u.push('?');
+            u.push_str(
+                &url::form_urlencoded::Serializer::new(String::new())
+                    .extend_pairs(query)
+                    .finish(),
+            );
+        }
+        u
+    }
+
+    async fn ctgov(&self, a: &Asset) -> FamilyFetch {
+        let mut out = FamilyFetch::default();
+        let ids = a.trials.join(",");
+        let names = a
+            .names
+            .iter()
+            .map(|n| format!("\"{n}\""))
+            .collect::<Vec<_>>()
+            .join(" OR ");
+        let mut searches: Vec<(&str, Vec<(&str, String)>)> = Vec::new();
+        if !a.trials.is_empty() {
+            searches.push(("ids", vec![("filter.ids", ids)]));
+        }
+        searches.push(("intr", vec![("query.intr", names)]));
+        for (tag, params) in searches {
+            let mut token: Option<String> = None;
+            for page in 1..=self.cfg.ctgov_max_pages {
+                let mut q: Vec<(&str, &str)> =
+                    params.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                q.push(("pageSize", "100"));
+                if let Some(t) = &token {
+                    q.push(("pageToken", t));
+                }
+                let url = Self::url(&self.cfg.ctgov_base, "/api/v2/studies", &q);
+                let rel = format!("ctgov/{}-{tag}-p{page}.json", a.id.as_str());
+                let Some(body) = self
+                    .file(&mut out, Family::Ctgov, "ctgov", &url, rel, None)
+                    .await
+                else {
+                    break;
+                };
+                token = serde_json::from_slice::<serde_json::Value>(&body)
+                    .ok()
+                    .and_then(|v| v["nextPageToken"].as_str().map(str::to_string));
+                if token.is_none() {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    fn openfda_query(&self, search: &str, limit: &str) -> Vec<(&'static str, String)> {
+        let mut q = vec![("search", search.to_string()), ("limit", limit.to_string())];
+        if let Some(k) = &self.cfg.openfda_api_key {
+            q.push(("api_key", k.clone()));
+        }
+        q
+    }
+
+    fn name_search(a: &Asset) -> String {
+        a.names
+            .iter()
+            .flat_map(|n| {
+                [
+                    format!("openfda.brand_name:\"{n}\""),
+                    format!("openfda.generic_name:\"{n}\""),
+                ]
+            })
+            .collect::<Vec<_>>()
+            .join(" OR ")
+    }
+
+    async fn openfda(
+        &self,
+        a: &Asset,
+        family: Family,
+        endpoint: &str,
+        search: &str,
+        tag: &str,
+        out: &mut FamilyFetch,
+    ) -> Option<Bytes> {
+        let q = self.openfda_query(search, "100");
+        let qr: Vec<(&str, &str)> = q.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let url = Self::url(&self.cfg.openfda_base, endpoint, &qr);
+        let rel = format!("{family}/{}-{tag}.json", a.id.as_str());
+        self.file(out, family, "openfda", &url, rel, None).await
+    }
+
+    /// The label by the asset's names; the pharmacologic classes it states.
+    async fn label(&self, a: &Asset) -> (FamilyFetch, Vec<String>) {
+        let mut out = FamilyFetch::default();
+        let body = self
+            .openfda(
+                a,
+                Family::FdaLabel,
+                "/drug/label.json",
+                &Self::name_search(a),
+                "names",
+                &mut out,
+            )
+            .await;
+        let mut classes = Vec::new();
+        if let Some(b) = body
+            && let Ok(v) = serde_json::from_slice::<serde_json::Value>(&b)
+        {
+            for r in v["results"].as_array().into_iter().flatten() {
+                for c in r
+                    .pointer("/openfda/pharm_class_epc")
+                    .and_then(|c| c.as_array())
+                    .into_iter()
+                    .flatten()
+                {
+                    if let Some(s) = c.as_str()
+                        && !classes.iter().any(|x| x == s)
+                    {
+                        classes.push(s.to_string());
+                    }
+                }
+            }
+        }
+        (out, classes)
+    }
+
+    /// Approvals by the asset's names, and competitors by its pharmacologic classes.
+    async fn drugsfda(&self, a: &Asset, classes: &[String]) -> FamilyFetch {
+        let mut out = FamilyFetch::default();
+        self.openfda(
+            a,
+            Family::Drugsfda,
+            "/drug/drugsfda.json",
+            &Self::name_search(a),
+            "names",
+            &mut out,
+        )
+        .await;
+        if !classes.is_empty() {
+            let search = classes
+                .iter()
+                .map(|c| format!("openfda.pharm_class_epc:\"{c}\""))
+                .collect::<Vec<_>>()
+                .join(" OR ");
+            self.openfda(
+                a,
+                Family::Drugsfda,
+                "/drug/drugsfda.json",
+                &search,
+                "class",
+                &mut out,
+            )
+            .await;
+        }
+        out
+    }
+
+    async fn sec(&self, a: &Asset) -> FamilyFetch {
+        let mut out = FamilyFetch::default();
+        let Some(cik) = &a.sponsor_cik else {
+            return out;
+        };
+        let cik = format!("{cik:0>10}");
+        for path in [
+            format!("/api/xbrl/companyfacts/CIK{cik}.json"),
+            format!("/submissions/CIK{cik}.json"),
+        ] {
+            let url = Self::url(&self.cfg.sec_base, &path, &[]);
+            let rel = format!(
+                "sec/CIK{cik}-{}.json",
+                if path.contains("xbrl") {
+                    "facts"
+                } else {
+                    "submissions"
+                }
+            );
+            self.file(&mut out, Family::Sec, "sec", &url, rel, None)
+                .await;
+        }
+        out
+    }
+
+    fn ncbi_query<'q>(&'q self, mut q: Vec<(&'q str, &'q str)>) -> Vec<(&'q str, &'q str)> {
+        q.push(("tool", &self.cfg.ncbi_tool));
+        if let Some(e) = &self.cfg.ncbi_email {
+            q.push(("email", e));
+        }
+        if let Some(k) = &self.cfg.ncbi_api_key {
+            q.push(("api_key", k));
+        }
+        q
+    }
+
+    async fn pubmed(&self, a: &Asset) -> FamilyFetch {
+        let mut out = FamilyFetch::default();
+        let term = a
+            .names
+            .iter()
+            .map(|n| format!("\"{n}\"[tiab]"))
+            .collect::<Vec<_>>()
+            .join(" OR ");
+        let max = self.cfg.pubmed_max.to_string();
+        let q = self.ncbi_query(vec![
+            ("db", "pubmed"),
+            ("term", &term),
+            ("retmax", &max),
+            ("retmode", "json"),
+        ]);
+        let url = Self::url(&self.cfg.ncbi_base, "/entrez/eutils/esearch.fcgi", &q);
+        let json_ok = |b: &[u8]| {
+            serde_json::from_slice::<serde_json::Value>(b)
+                .map_err(|e| e.to_string())
+                .and_then(|v| {
+                    v.pointer("/esearchresult/idlist")
+                        .and_then(|l| l.as_array())
+                        .map(|_| ())
+                        .ok_or_else(|| "no esearchresult.idlist".to_string())
+                })
+        };
+        let ids: Vec<String> = match self.get("ncbi", &url, &json_ok).await {
+            Err(e) => {
+                out.fail(&url, e);
+                return out;
+            }
+            Ok(g) => serde_json::from_slice::<serde_json::Value>(&g.body)
+                .ok()
+                .and_then(|v| {
+                    v.pointer("/esearchresult/idlist")
+                        .and_then(|l| l.as_array())
+                        .map(|l| {
+                            l.iter()
+                                .filter_map(|x| x.as_str().map(str::to_string))
+                                .collect()
+                        })
+                })
+                .unwrap_or_default(),
+        };
+        if ids.is_empty() {
+            return out;
+        }
+        let joined = ids.join(",");
+        let q = self.ncbi_query(vec![("db", "pubmed"), ("id", &joined), ("retmode", "xml")]);
+        let url = Self::url(&self.cfg.ncbi_base, "/entrez/eutils/efetch.fcgi", &q);
+        let rel = format!("pubmed/{}.xml", a.id.as_str());
+        self.file(&mut out, Family::Pubmed, "ncbi", &url, rel, None)
+            .await;
+        out
+    }
+
+    async fn icd10(&self, a: &Asset) -> FamilyFetch {
+        let mut out = FamilyFetch::default();
+        for (i, terms) in a.icd10_terms().iter().enumerate() {
+            let q = [("sf", "code,name"), ("terms", terms.as_str())];
+            let url = Self::url(&self.cfg.icd10_base, "/api/icd10cm/v3/search", &q);
+            let canonical = Self::url(
+                "https://clinicaltables.nlm.nih.gov",
+                "/api/icd10cm/v3/search",
+                &q,
+            )
+            .replace('+', "%20");
+            let rel = format!("icd10/{}-{i}.json", a.id.as_str());
+            let empty = b"[0,[],null,[]]";
+            if let Some(b) = self
+                .file(&mut out, Family::Icd10, "icd10", &url, rel, Some(canonical))
+                .await
+                && b.starts_with(b"[0,")
+                && b.len() <= empty.len() + 8
+            {
+                out.files.pop();
+            }
+        }
+        out
+    }
+
+    /// Press or epidemiology pages named in the portfolio.
+    async fn web(&self, a: &Asset, family: Family, urls: &[String]) -> FamilyFetch {
+        let mut out = FamilyFetch::default();
+        for (i, u) in urls.iter().enumerate() {
+            let Ok(parsed) = url::Url::parse(u) else {
+                out.fail(u, "not a URL");
+                continue;
+            };
+            let fetch_url = match &self.cfg.web_mirror {
+                Some(m) => mirrored(m, &parsed),
+                None => u.clone(),
+            };
+            let ext = parsed
+                .path()
+                .rsplit_once('.')
+                .map(|(_, e)| e.to_ascii_lowercase())
+                .filter(|e| ["html", "htm", "txt", "md", "csv", "json"].contains(&e.as_str()))
+                .unwrap_or_else(|| if family == Family::Epi { "csv" } else { "html" }.into());
+            let rel = format!("{family}/{}-{i}.{ext}", a.id.as_str());
+            let api = format!("web:{}", parsed.host_str().unwrap_or(""));
+            if self
+                .file(&mut out, family, &api, &fetch_url, rel, Some(u.clone()))
+                .await
+                .is_none()
+                && out.failure.is_none()
+            {
+                out.fail(u, "HTTP 404: a page named in the portfolio is gone");
+            }
+        }
+        out
+    }
+
+    async fn asset(&self, a: &Asset, bars: &Bars) -> Vec<(Family, FamilyFetch)> {
+        // competitors need the label's classes; nothing else waits on another family
+        let openfda = async {
+            let (label, classes) = self.label(a).await;
+            (label, self.drugsfda(a, &classes).await)
+        };
+        let (ctgov, (label, drugsfda), sec, pubmed, icd10, press, epi) = futures::join!(
+            self.ctgov(a),
+            openfda,
+            self.sec(a),
+            self.pubmed(a),
+            self.icd10(a),
+            self.web(a, Family::Press, &a.press),
+            self.web(a, Family::Epi, &a.epi),
+        );
+        let out = vec![
+            (Family::Ctgov, ctgov),
+            (Family::FdaLabel, label),
+            (Family::Drugsfda, drugsfda),
+            (Family::Sec, sec),
+            (Family::Pubmed, pubmed),
+            (Family::Icd10, icd10),
+            (Family::Press, press),
+            (Family::Epi, epi),
+        ];
+        for (f, r) in &out {
+            bars.family(*f, r.failure.is_some());
+        }
+        bars.overall.inc(1);
+        out
+    }
+}
+
+/// A press or epidemiology URL on a mirror: `{mirror}/{scheme}/{host}{path}?{query}`.
+fn mirrored(mirror: &str, u: &url::Url) -> String {
+    format!(
+        "{}/{}/{}{}{}",
+        mirror.trim_end_matches('/'),
+        u.scheme(),
+        u.host_str().unwrap_or(""),
+        u.path(),
+        u.query().map(|q| format!("?{q}")).unwrap_or_default()
+    )
+}
+
+/// Progress on stderr: one bar per family and one overall, hidden when quiet.
+struct Bars {
+    overall: ProgressBar,
+    families: BTreeMap<Family, ProgressBar>,
+    _multi: MultiProgress,
+}
+
+impl Bars {
+    fn new(assets: u64, show: bool) -> Bars {
+        let multi = MultiProgress::with_draw_target(if show {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        });
+        let style = ProgressStyle::with_template("{prefix:>10} [{bar:30}] {pos}/{len} {msg}")
+            .expect("static template")
+            .progress_chars("=> ");
+        let overall = multi.add(ProgressBar::new(assets).with_style(style.clone()));
+        overall.set_prefix("assets");
+        let mut families = BTreeMap::new();
+        for f in Family::ALL {
+            let b = multi.add(ProgressBar::new(assets).with_style(style.clone()));
+            b.set_prefix(f.to_string());
+            families.insert(f, b);
+        }
+        Bars {
+            overall,
+            families,
+            _multi: multi,
+        }
+    }
+
+    fn family(&self, f: Family, failed: bool) {
+        if let Some(b) = self.families.get(&f) {
+            b.inc(1);
+            if failed {
+                b.set_message("(failures)");
+            }
+        }
+    }
+
+    fn finish(&self) {
+        for b in self.families.values() {
+            b.finish_and_clear();
+        }
+        self.overall.finish_and_clear();
+    }
+}
+
+/// `dossier snapshot --live`: fetch, parse, resolve, bundle, write. `save` keeps every
+/// response as an import directory (what `--import` reads).
+pub async fn snapshot_live(
+    lake: &Lake,
+    portfolio: &Portfolio,
+    cfg: &LiveConfig,
+    progress: bool,
+    save: Option<&Path>,
+) -> Result<(SnapshotOutcome, LiveStats), Error> {
+    let started = Instant::now();
+    let client = Client::new(cfg.http()).map_err(Error::Invalid)?;
+    let fetcher = Fetcher {
+        cfg,
+        client,
+        lake,
+        memo: Mutex::new(BTreeMap::new()),
+        reused: Mutex::new(0),
+    };
+    let bars = Bars::new(portfolio.asset.len() as u64, progress);
+    let mut results: Vec<(String, Vec<(Family, FamilyFetch)>)> =
+        futures::stream::iter(portfolio.asset.iter().map(|a| {
+            let (f, b) = (&fetcher, &bars);
+            async move { (a.id.to_string(), f.asset(a, b).await) }
+        }))
+        .buffer_unordered(cfg.concurrency.max(1))
+        .collect()
+        .await;
+    results.sort_by(|a, b| a.0.cmp(&b.0));
+    bars.finish();
+    let fetch_secs = started.elapsed().as_secs_f64();
+
+    let mut files = Vec::new();
+    let mut failures = Vec::new();
+    for (asset, fams) in results {
+        for (family, r) in fams {
+            if let Some((url, error)) = r.failure {
+                failures.push(FetchFailure {
+                    asset: asset.clone(),
+                    family,
+                    url,
+                    error,
+                });
+            }
+            files.extend(r.files);
+        }
+    }
+    // the same URL fetched for two assets is one file
+    files.sort_by(|a, b| a.rel.cmp(&b.rel));
+    if let Some(dir) = save {
+        save_responses(dir, &files)?;
+    }
+    let raw_bytes: u64 = files.iter().map(|f| f.bytes.len() as u64).sum();
+    let n_files = files.len();
+    let portfolio_c = portfolio.clone();
+    let (imported, manifest, blobs) = crate::blocking(move || -> Result<_, Error> {
+        let parsed = files
+            .iter()
+            .map(|f| (f.rel.clone(), f.family, import::parse_file(f)))
+            .collect::<Vec<_>>();
+        let mut ok: Vec<(String, Family, Parsed)> = Vec::new();
+        for (rel, fam, p) in parsed {
+            ok.push((rel, fam, p?));
+        }
+        let imported = import::assemble(ok, raw_bytes, n_files);
+        let (mut manifest, blobs) = snapshot::build(&portfolio_c, &imported, "live")?;
+        for f in &failures {
+            if let Some(entry) = manifest.assets.get_mut(&f.asset)
+                && let Some(o) = entry.families.get_mut(&f.family)
+            {
+                o.status = FamilyStatus::FetchFailed;
+                o.detail = format!("fetch failed: {} ({} records kept)", f.error, o.records);
+            }
+        }
+        manifest.fetch_failures = failures;
+        Ok((imported, manifest, blobs))
+    })
+    .await?;
+    let id = snapshot::write(lake, &manifest, blobs).await?;
+    let requests = fetcher.client.stats();
+    let stats = LiveStats {
+        downloaded_bytes: requests.values().map(|s| s.bytes).sum(),
+        requests,
+        reused: *fetcher.reused.lock().expect("reused lock"),
+        limits: cfg
+            .limits()
+            .0
+            .into_iter()
+            .map(|(k, l)| (k, l.per_second()))
+            .collect(),
+        fetch_secs,
+    };
+    Ok((
+        SnapshotOutcome {
+            id,
+            files: n_files,
+            raw_bytes,
+            records: imported.records.len(),
+            manifest,
+            import_secs: fetch_secs,
+            total_secs: started.elapsed().as_secs_f64(),
+        },
+        stats,
+    ))
+}
+
+/// Writes responses as an import directory, with sidecars for their URL and retrieval time.
+fn save_responses(dir: &Path, files: &[ImportFile]) -> Result<(), Error> {
+    let io = |p: &Path, e: std::io::Error| Error::Invalid(format!("writing {}: {e}", p.display()));
+    for f in files {
+        let path = dir.join(&f.rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+        }
+        std::fs::write(&path, &f.bytes).map_err(|e| io(&path, e))?;
+        if let Some(meta) = &f.meta {
+            let side = dir.join(format!("{}{}", f.rel, import::SIDECAR_SUFFIX));
+            let text = toml::to_string(meta).map_err(|e| Error::Internal(e.to_string()))?;
+            std::fs::write(&side, text).map_err(|e| io(&side, e))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mirrored_urls_keep_path_and_query() {
+        let m = "http://127.0.0.1:9/web/";
+        let u = |s: &str| url::Url::parse(s).unwrap();
+        assert_eq!(
+            mirrored(m, &u("https://seer.example/explorer/cml.csv?x=1&y=2")),
+            "http://127.0.0.1:9/web/https/seer.example/explorer/cml.csv?x=1&y=2"
+        );
+        assert_eq!(
+            mirrored(m, &u("https://press.example")),
+            "http://127.0.0.1:9/web/https/press.example/"
+        );
+    }
+
+    #[test]
+    fn limits_default_to_the_documented_ones_and_a_key_raises_ncbi() {
+        let mut c = LiveConfig::default();
+        let (l, web) = c.limits();
+        assert!((l["openfda"].per_second() - 4.0).abs() < 1e-9);
+        assert!((l["sec"].per_second() - 10.0).abs() < 1e-9);
+        assert!((l["ncbi"].per_second() - 3.0).abs() < 1e-9);
+        assert!((web.per_second() - 1.0).abs() < 1e-9);
+        c.ncbi_api_key = Some("k".into());
+        c.per_minute.insert("openfda".into(), 120.0);
+        let (l, _) = c.limits();
+        assert!((l["ncbi"].per_second() - 10.0).abs() < 1e-9);
+        assert!((l["openfda"].per_second() - 2.0).abs() < 1e-9);
+        // whole requests per second are a one-second window; others a minute, or less
+        assert_eq!(
+            (l["sec"].requests, l["sec"].per),
+            (10, Duration::from_secs(1))
+        );
+        c.per_minute.insert("sec".into(), 90.0);
+        c.per_minute.insert("ncbi".into(), 0.5);
+        let (l, _) = c.limits();
+        assert_eq!(
+            (l["sec"].requests, l["sec"].per),
+            (90, Duration::from_secs(60))
+        );
+        assert_eq!(
+            (l["ncbi"].requests, l["ncbi"].per),
+            (1, Duration::from_secs(120))
+        );
+    }
+}

@@ -1,0 +1,406 @@
+//! Import: the bulk-download path of Layer 1. Reads raw files laid out as
+//! `DIR/<family>/...`, parses each with its family's parser into [`Record`]s (raw bytes,
+//! key, deep link, dates, text fields, facets). Reading files is the only I/O here;
+//! parsing is pure and runs in parallel, with results ordered by path so the outcome
+//! never depends on the thread count or the order the file system lists files.
+
+mod ctgov;
+mod openfda;
+mod other;
+mod pubmed;
+mod sec;
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::domain::model::{Facets, Family, Record, TextField, sha256_hex};
+use crate::domain::portfolio::{Portfolio, SourceMeta, one_line};
+use crate::snapshot::text::TextError;
+
+/// Files larger than this are refused rather than parsed (1 GiB).
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+/// Sidecar files: `<file>.source.toml` next to the file they describe.
+pub const SIDECAR_SUFFIX: &str = ".source.toml";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    #[error("listing import directory {path}")]
+    List {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("reading {path}")]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "{path}: unknown family folder {name:?} (expected one of: fda_label, ctgov, drugsfda, sec, pubmed, press, epi, icd10)"
+    )]
+    UnknownFamily { path: PathBuf, name: String },
+    #[error("{path}: file outside a family folder (expected DIR/<family>/<file>)")]
+    Stray { path: PathBuf },
+    #[error("{file}: {source}")]
+    Text {
+        file: String,
+        #[source]
+        source: TextError,
+    },
+    #[error("{file}: field `{field}`: {message}")]
+    Field {
+        file: String,
+        field: String,
+        message: String,
+    },
+    #[error("{file}: sidecar {sidecar}: {message}")]
+    Sidecar {
+        file: String,
+        sidecar: String,
+        message: String,
+    },
+    #[error("{file}: {size} bytes is over the limit of {limit} bytes per file")]
+    TooLarge { file: String, size: u64, limit: u64 },
+    #[error("{dir}: no source files found under any family folder")]
+    Empty { dir: PathBuf },
+}
+
+/// A file that parsed but cannot become a citable record (e.g. a table with no URL).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Unplaced {
+    pub file: String,
+    pub family: Family,
+    pub reason: String,
+}
+
+/// Everything an import produced, ordered by (family, key, content hash).
+#[derive(Debug, Default)]
+pub struct Imported {
+    pub records: Vec<Record>,
+    pub unplaced: Vec<Unplaced>,
+    /// Raw bytes read, for throughput figures.
+    pub bytes_read: u64,
+    pub files: usize,
+}
+
+/// One file handed to a family parser.
+pub struct ImportFile {
+    pub family: Family,
+    /// Path relative to the import directory, with `/` separators.
+    pub rel: String,
+    pub bytes: Vec<u8>,
+    /// Metadata from a sidecar or the portfolio's `[[source]]`, if any.
+    pub meta: Option<SourceMeta>,
+}
+
+pub enum Parsed {
+    Records(Vec<Record>),
+    Unplaced(String),
+}
+
+impl ImportFile {
+    pub(crate) fn field_err(&self, field: &str, message: impl Into<String>) -> ImportError {
+        ImportError::Field {
+            file: self.rel.clone(),
+            field: field.to_string(),
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn text_err(&self, source: TextError) -> ImportError {
+        ImportError::Text {
+            file: self.rel.clone(),
+            source,
+        }
+    }
+
+    pub(crate) fn json(&self) -> Result<serde_json::Value, ImportError> {
+        serde_json::from_slice(&self.bytes).map_err(|e| self.text_err(TextError::json(&e)))
+    }
+
+    pub(crate) fn utf8(&self) -> Result<&str, ImportError> {
+        std::str::from_utf8(&self.bytes).map_err(|e| {
+            self.text_err(TextError::Utf8 {
+                position: e.valid_up_to(),
+            })
+        })
+    }
+
+    pub(crate) fn meta_url(&self) -> Option<&str> {
+        self.meta.as_ref().and_then(|m| m.url.as_deref())
+    }
+
+    /// Builds a record from parts; `raw` is the record's exact bytes.
+    pub(crate) fn record(&self, draft: Draft) -> Record {
+        let meta = self.meta.as_ref();
+        Record {
+            family: self.family,
+            content_sha256: sha256_hex(&draft.raw),
+            record_key: draft.key,
+            url: draft.url,
+            retrieved_at: meta
+                .and_then(|m| m.retrieved_at.clone())
+                .or(draft.retrieved_at),
+            cutoff_date: meta
+                .and_then(|m| m.cutoff_date.clone())
+                .or(draft.cutoff_date),
+            title: meta.and_then(|m| m.title.clone()).or(draft.title),
+            media_type: draft.media_type,
+            raw: draft.raw,
+            fields: draft.fields,
+            facets: Facets {
+                assets: meta.map(|m| m.assets.clone()).unwrap_or_default(),
+                ..draft.facets
+            },
+        }
+    }
+}
+
+/// A record before its hash and file metadata are attached.
+pub(crate) struct Draft {
+    pub key: String,
+    pub url: String,
+    pub retrieved_at: Option<String>,
+    pub cutoff_date: Option<String>,
+    pub title: Option<String>,
+    pub media_type: &'static str,
+    pub raw: Vec<u8>,
+    pub fields: Vec<TextField>,
+    pub facets: Facets,
+}
+
+/// Reads and parses every file under `dir`. Any malformed file fails the whole import,
+/// naming the file and field, so a snapshot is never built from half a corpus.
+pub fn import_dir(dir: &Path, portfolio: &Portfolio) -> Result<Imported, ImportError> {
+    let files = list_files(dir)?;
+    let inputs: Vec<Result<ImportFile, ImportError>> = files
+        .par_iter()
+        .map(|(family, path)| read_input(dir, *family, path, portfolio))
+        .collect();
+    let mut ok = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        ok.push(input?);
+    }
+    if ok.is_empty() {
+        return Err(ImportError::Empty {
+            dir: dir.to_owned(),
+        });
+    }
+    let bytes_read = ok.iter().map(|f| f.bytes.len() as u64).sum();
+    let parsed: Vec<(String, Family, Result<Parsed, ImportError>)> = ok
+        .into_par_iter()
+        .map(|f| (f.rel.clone(), f.family, parse_file(&f)))
+        .collect();
+    let files = parsed.len();
+    let mut ok = Vec::with_capacity(files);
+    for (file, family, result) in parsed {
+        ok.push((file, family, result?));
+    }
+    Ok(assemble(ok, bytes_read, files))
+}
+
+/// Gathers parsed files into the import: records sorted by family, key and content,
+/// the same bytes from two files kept once, unplaced files with their reason.
+pub fn assemble(parsed: Vec<(String, Family, Parsed)>, bytes_read: u64, files: usize) -> Imported {
+    let mut out = Imported {
+        bytes_read,
+        files,
+        ..Imported::default()
+    };
+    for (file, family, result) in parsed {
+        match result {
+            Parsed::Records(rs) => out.records.extend(rs),
+            Parsed::Unplaced(reason) => out.unplaced.push(Unplaced {
+                file,
+                family,
+                reason,
+            }),
+        }
+    }
+    out.records.sort_by(|a, b| {
+        (a.family, &a.record_key, &a.content_sha256).cmp(&(
+            b.family,
+            &b.record_key,
+            &b.content_sha256,
+        ))
+    });
+    // The same bytes imported twice (two file names) are one record.
+    out.records.dedup_by(|a, b| {
+        a.family == b.family && a.record_key == b.record_key && a.content_sha256 == b.content_sha256
+    });
+    out
+}
+
+/// Parses one file with its family's parser.
+pub fn parse_file(f: &ImportFile) -> Result<Parsed, ImportError> {
+    match f.family {
+        Family::Ctgov => ctgov::parse(f),
+        Family::FdaLabel => openfda::parse_labels(f),
+        Family::Drugsfda => openfda::parse_drugsfda(f),
+        Family::Sec => sec::parse(f),
+        Family::Pubmed => pubmed::parse(f),
+        Family::Epi => other::parse_epi(f),
+        Family::Icd10 => other::parse_icd10(f),
+        Family::Press => other::parse_press(f),
+    }
+}
+
+fn list_files(dir: &Path) -> Result<Vec<(Family, PathBuf)>, ImportError> {
+    let list_err = |source| ImportError::List {
+        path: dir.to_owned(),
+        source,
+    };
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(list_err)? {
+        let entry = entry.map_err(list_err)?;
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') {
+            continue;
+        }
+        if !path.is_dir() {
+            return Err(ImportError::Stray { path });
+        }
+        let family = Family::parse(&name).ok_or_else(|| ImportError::UnknownFamily {
+            path: path.clone(),
+            name: name.clone(),
+        })?;
+        walk(&path, &mut |p| out.push((family, p)))?;
+    }
+    out.sort();
+    Ok(out)
+}
+
+fn walk(dir: &Path, push: &mut dyn FnMut(PathBuf)) -> Result<(), ImportError> {
+    let list_err = |source| ImportError::List {
+        path: dir.to_owned(),
+        source,
+    };
+    for entry in std::fs::read_dir(dir).map_err(list_err)? {
+        let path = entry.map_err(list_err)?.path();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if name.starts_with('.') || name.ends_with(SIDECAR_SUFFIX) {
+            continue;
+        }
+        if path.is_dir() {
+            walk(&path, push)?;
+        } else {
+            push(path);
+        }
+    }
+    Ok(())
+}
+
+fn read_input(
+    dir: &Path,
+    family: Family,
+    path: &Path,
+    portfolio: &Portfolio,
+) -> Result<ImportFile, ImportError> {
+    let rel = path
+        .strip_prefix(dir)
+        .unwrap_or(path)
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/");
+    let read_err = |source| ImportError::Read {
+        path: path.to_owned(),
+        source,
+    };
+    let size = std::fs::metadata(path).map_err(read_err)?.len();
+    if size > MAX_FILE_BYTES {
+        return Err(ImportError::TooLarge {
+            file: rel,
+            size,
+            limit: MAX_FILE_BYTES,
+        });
+    }
+    let bytes = std::fs::read(path).map_err(read_err)?;
+    let sidecar_path = PathBuf::from(format!("{}{SIDECAR_SUFFIX}", path.display()));
+    let meta = if sidecar_path.exists() {
+        let text = std::fs::read_to_string(&sidecar_path).map_err(|source| ImportError::Read {
+            path: sidecar_path.clone(),
+            source,
+        })?;
+        let meta: SourceMeta = toml::from_str(&text).map_err(|e| ImportError::Sidecar {
+            file: rel.clone(),
+            sidecar: sidecar_path.display().to_string(),
+            message: one_line(&e.to_string()),
+        })?;
+        Some(meta)
+    } else {
+        portfolio.source_for(&rel).cloned()
+    };
+    Ok(ImportFile {
+        family,
+        rel,
+        bytes,
+        meta,
+    })
+}
+
+/// `20160829` → `2016-08-29`; anything else → `None`.
+pub(crate) fn compact_date(s: &str) -> Option<String> {
+    let s = s.trim();
+    (s.len() == 8 && s.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| format!("{}-{}-{}", &s[..4], &s[4..6], &s[6..]))
+}
+
+/// `April 10, 2018`, `2023-12-07`, `2023-12` → ISO date (month-only dates get day 01).
+pub(crate) fn loose_date(s: &str) -> Option<String> {
+    let s = s.trim();
+    if let Ok(d) = chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d") {
+        return Some(d.to_string());
+    }
+    if let Ok(d) = chrono::NaiveDate::parse_from_str(&format!("{s}-01"), "%Y-%m-%d") {
+        return Some(d.to_string());
+    }
+    for fmt in ["%B %d, %Y", "%b %d, %Y"] {
+        if let Ok(d) = chrono::NaiveDate::parse_from_str(s, fmt) {
+            return Some(d.to_string());
+        }
+    }
+    for fmt in ["%B %Y", "%b %Y"] {
+        if let Ok(d) = chrono::NaiveDate::parse_from_str(&format!("1 {s}"), &format!("%d {fmt}")) {
+            return Some(d.to_string());
+        }
+    }
+    compact_date(s)
+}
+
+/// Strings found at JSON pointers, skipping absent ones; arrays of strings are flattened.
+pub(crate) fn strings_at(v: &serde_json::Value, pointers: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    for p in pointers {
+        match v.pointer(p) {
+            Some(serde_json::Value::String(s)) => out.push(s.clone()),
+            Some(serde_json::Value::Array(items)) => {
+                out.extend(items.iter().filter_map(|i| i.as_str().map(str::to_string)))
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_normalize() {
+        assert_eq!(compact_date("20160829").as_deref(), Some("2016-08-29"));
+        assert_eq!(loose_date("April 10, 2018").as_deref(), Some("2018-04-10"));
+        assert_eq!(loose_date("2023-12-07").as_deref(), Some("2023-12-07"));
+        assert_eq!(loose_date("2019-05").as_deref(), Some("2019-05-01"));
+        assert_eq!(loose_date("May 2018").as_deref(), Some("2018-05-01"));
+        assert_eq!(loose_date("soon"), None);
+    }
+}

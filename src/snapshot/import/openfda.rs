@@ -1,0 +1,170 @@
+//! openFDA responses (`{meta, results[]}`): `drug/label.json` (one record per label,
+//! keyed by set_id) and `drug/drugsfda.json` (one record per application). Each record's
+//! raw bytes are the exact slice of its `results[]` element. `meta.last_updated` is the
+//! dataset date: used as retrieved-at when no sidecar says otherwise.
+
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use super::{Draft, ImportError, ImportFile, Parsed, compact_date, strings_at};
+use crate::domain::model::{Facets, Record};
+use crate::snapshot::text::json;
+
+struct Result_<'a> {
+    value: &'a Value,
+    raw: &'a RawValue,
+    index: usize,
+}
+
+fn results<'a>(
+    f: &ImportFile,
+    doc: &'a Value,
+    raws: &'a [&'a RawValue],
+) -> Result<Vec<Result_<'a>>, ImportError> {
+    let values = doc
+        .get("results")
+        .and_then(Value::as_array)
+        .ok_or_else(|| f.field_err("results", "missing: not an openFDA response"))?;
+    Ok(values
+        .iter()
+        .zip(raws)
+        .enumerate()
+        .map(|(index, (value, raw))| Result_ { value, raw, index })
+        .collect())
+}
+
+#[derive(Deserialize)]
+struct Page<'a> {
+    #[serde(borrow)]
+    results: Vec<&'a RawValue>,
+}
+
+fn with_results(
+    f: &ImportFile,
+    build: impl Fn(&Result_<'_>, Option<String>) -> Result<Record, ImportError>,
+) -> Result<Parsed, ImportError> {
+    let doc = f.json()?;
+    let page: Page<'_> = serde_json::from_slice(&f.bytes)
+        .map_err(|e| f.field_err("results", format!("not an array of records: {e}")))?;
+    let last_updated = doc
+        .pointer("/meta/last_updated")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let mut out = Vec::new();
+    for r in results(f, &doc, &page.results)? {
+        out.push(build(&r, last_updated.clone())?);
+    }
+    Ok(Parsed::Records(out))
+}
+
+fn openfda_facets(v: &Value) -> Facets {
+    Facets {
+        drug_names: strings_at(
+            v,
+            &[
+                "/openfda/brand_name",
+                "/openfda/generic_name",
+                "/openfda/substance_name",
+            ],
+        ),
+        organizations: strings_at(v, &["/openfda/manufacturer_name"]),
+        pharm_classes: strings_at(v, &["/openfda/pharm_class_epc", "/openfda/pharm_class_moa"]),
+        ..Facets::default()
+    }
+}
+
+pub fn parse_labels(f: &ImportFile) -> Result<Parsed, ImportError> {
+    with_results(f, |r, last_updated| {
+        let v = r.value;
+        let set_id = v
+            .get("set_id")
+            .and_then(Value::as_str)
+            .filter(|s| !s.trim().is_empty())
+            .ok_or_else(|| {
+                f.field_err(
+                    &format!("results[{}].set_id", r.index),
+                    "missing: a label needs its key",
+                )
+            })?;
+        let mut fields = Vec::new();
+        json::leaves(v, "", &mut fields);
+        let mut facets = openfda_facets(v);
+        facets.indication_text = strings_at(v, &["/indications_and_usage"]).join("\n");
+        let title = strings_at(v, &["/openfda/brand_name", "/openfda/generic_name"])
+            .into_iter()
+            .next();
+        Ok(f.record(Draft {
+            key: set_id.to_string(),
+            url: format!("https://dailymed.nlm.nih.gov/dailymed/lookup.cfm?setid={set_id}"),
+            retrieved_at: last_updated,
+            cutoff_date: v
+                .get("effective_time")
+                .and_then(Value::as_str)
+                .and_then(compact_date),
+            title,
+            media_type: "application/json",
+            raw: r.raw.get().as_bytes().to_vec(),
+            fields,
+            facets,
+        }))
+    })
+}
+
+pub fn parse_drugsfda(f: &ImportFile) -> Result<Parsed, ImportError> {
+    with_results(f, |r, last_updated| {
+        let v = r.value;
+        let appl = v
+            .get("application_number")
+            .and_then(Value::as_str)
+            .filter(|s| s.bytes().any(|b| b.is_ascii_digit()))
+            .ok_or_else(|| {
+                f.field_err(
+                    &format!("results[{}].application_number", r.index),
+                    "missing: an application needs its key",
+                )
+            })?;
+        let digits: String = appl.chars().filter(char::is_ascii_digit).collect();
+        let mut fields = Vec::new();
+        json::leaves(v, "", &mut fields);
+        let mut facets = openfda_facets(v);
+        if let Some(products) = v.get("products").and_then(Value::as_array) {
+            for p in products {
+                facets.drug_names.extend(strings_at(p, &["/brand_name"]));
+                if let Some(ais) = p.get("active_ingredients").and_then(Value::as_array) {
+                    for ai in ais {
+                        facets.drug_names.extend(strings_at(ai, &["/name"]));
+                    }
+                }
+            }
+        }
+        facets
+            .organizations
+            .extend(strings_at(v, &["/sponsor_name"]));
+        // The latest action date stated by the record is its version date.
+        let cutoff = v
+            .get("submissions")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.get("submission_status_date").and_then(Value::as_str))
+            .filter_map(compact_date)
+            .max();
+        let title = strings_at(v, &["/products/0/brand_name", "/openfda/brand_name"])
+            .into_iter()
+            .next();
+        Ok(f.record(Draft {
+            key: appl.to_string(),
+            url: format!(
+                "https://www.accessdata.fda.gov/scripts/cder/daf/index.cfm?event=overview.process&ApplNo={digits}"
+            ),
+            retrieved_at: last_updated,
+            cutoff_date: cutoff,
+            title,
+            media_type: "application/json",
+            raw: r.raw.get().as_bytes().to_vec(),
+            fields,
+            facets,
+        }))
+    })
+}
