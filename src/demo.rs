@@ -2,18 +2,30 @@
 //! fixtures, offline, into a fresh lake. Only removes a lake it created itself
 //! (marked by a `.dossier-demo` file).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::Error;
-use crate::lake::Lake;
 use crate::domain::portfolio::Portfolio;
+use crate::lake::Lake;
 use crate::snapshot::{self, SnapshotOutcome};
 
 pub const MARKER: &str = ".dossier-demo";
 
-/// The fixtures shipped in the repository.
-pub fn default_fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+/// The repository's `fixtures/`, built into the binary so an installed `dossier demo`
+/// needs no checkout.
+static FIXTURES: include_dir::Dir<'static> =
+    include_dir::include_dir!("$CARGO_MANIFEST_DIR/fixtures");
+
+/// Writes the built-in fixtures under `dir` (`portfolio.toml`, `import/<family>/…`).
+pub fn extract_fixtures(dir: &Path) -> Result<(), Error> {
+    std::fs::create_dir_all(dir)
+        .and_then(|()| FIXTURES.extract(dir))
+        .map_err(|e| {
+            Error::Invalid(format!(
+                "writing the demo's fixtures to {}: {e}",
+                dir.display()
+            ))
+        })
 }
 
 /// Prepares a fresh local lake directory, refusing to touch one the demo did not make.
@@ -39,11 +51,21 @@ pub fn fresh_lake(dir: &Path) -> Result<(), Error> {
 }
 
 /// Snapshot of the fixtures, then an extractive run over it.
+/// `fixtures`: a folder laid out as the repository's `fixtures/`; by default the built-in
+/// copy, written to `<lake>/fixtures` first.
 pub async fn run(
-    fixtures: &Path,
+    fixtures: Option<&Path>,
     lake_dir: &Path,
 ) -> Result<(SnapshotOutcome, crate::run::RunOutcome), Error> {
     fresh_lake(lake_dir)?;
+    let built_in = lake_dir.join("fixtures");
+    let fixtures = match fixtures {
+        Some(f) => f,
+        None => {
+            extract_fixtures(&built_in)?;
+            built_in.as_path()
+        }
+    };
     let portfolio = Portfolio::load(&fixtures.join("portfolio.toml"))?;
     let lake = Lake::open(&lake_dir.to_string_lossy())?;
     let snap = snapshot::snapshot_import(&lake, &portfolio, &fixtures.join("import")).await?;
@@ -58,16 +80,21 @@ pub async fn run(
             ranks: crate::run::precedence::Ranks::default_ranks(),
             shard: None,
             progress: false,
-            jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            jobs: crate::config::cores(),
         },
     )
     .await?;
     // the analyst's pages of the run, beside the lake's tables
     let ctx = crate::access::sql::context(&lake, "latest", false, Some(&run.run_id)).await?;
-    let row = crate::access::sql::pick_run(&crate::access::sql::runs(&lake).await?, Some(&run.run_id))?
-        .cloned()
-        .ok_or_else(|| Error::Internal("the demo's run has no manifest".into()))?;
+    let row =
+        crate::access::sql::pick_run(&crate::access::sql::runs(&lake).await?, Some(&run.run_id))?
+            .cloned()
+            .ok_or_else(|| Error::Internal("the demo's run has no manifest".into()))?;
     let data = crate::access::report::load(&ctx, row, None).await?;
-    crate::access::report::write_dir(&lake_dir.join("report"), crate::access::report::Format::Html, &data)?;
+    crate::access::report::write_dir(
+        &lake_dir.join("report"),
+        crate::access::report::Format::Html,
+        &data,
+    )?;
     Ok((snap, run))
 }

@@ -1,9 +1,9 @@
 //! The crate-level error: the kinds callers branch on, with module errors inside.
 
+use crate::domain::portfolio::PortfolioError;
+use crate::lake::LakeError;
 use crate::lake::bundle::BundleError;
 use crate::snapshot::import::ImportError;
-use crate::lake::LakeError;
-use crate::domain::portfolio::PortfolioError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -15,6 +15,8 @@ pub enum Error {
     Lake(#[from] LakeError),
     #[error(transparent)]
     Bundle(#[from] BundleError),
+    #[error(transparent)]
+    Table(#[from] crate::lake::tables::TableError),
     #[error("building a table")]
     Arrow(#[from] datafusion::arrow::error::ArrowError),
     #[error("encoding Parquet")]

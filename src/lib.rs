@@ -6,6 +6,7 @@
 //! turns one pinned snapshot into gated claims and profile cells. See README.md, "Architecture".
 
 pub mod access;
+pub mod config;
 pub mod demo;
 pub mod domain;
 pub mod error;

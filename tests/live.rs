@@ -8,10 +8,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use dossier::domain::portfolio::Portfolio;
+use dossier::lake::Lake;
 use dossier::snapshot::fetch::http::{Client, FetchError, HttpConfig, Limit};
 use dossier::snapshot::fetch::{LiveConfig, LiveStats, snapshot_live};
-use dossier::lake::Lake;
-use dossier::domain::portfolio::Portfolio;
 use dossier_testkit::replay::{self, Builder, Canned, Fault, World};
 
 mod common;
@@ -364,7 +364,10 @@ async fn recorded_openfda_and_sec_exchanges_replay_with_their_headers_and_the_40
     let Some(real) = real_sources() else { return };
     let mut b = Builder::new(World::default());
     let mut cassettes = vcr(&real, "vcr_openFDA-R_examples_gilead.yml");
-    cassettes.extend(vcr(&real, "vcr_openFDA-R_test-paging_semaglutide_tirzepatide.yml"));
+    cassettes.extend(vcr(
+        &real,
+        "vcr_openFDA-R_test-paging_semaglutide_tirzepatide.yml",
+    ));
     for (t, c) in &cassettes {
         b = b.cassette(t, c.clone());
     }
@@ -380,10 +383,9 @@ async fn recorded_openfda_and_sec_exchanges_replay_with_their_headers_and_the_40
             "CIK0000078003_pfizer-submissions-001.json",
         ),
     ] {
-        let h: serde_json::Value = serde_json::from_slice(
-            &std::fs::read(real.join("http").join(headers)).unwrap(),
-        )
-        .unwrap();
+        let h: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(real.join("http").join(headers)).unwrap())
+                .unwrap();
         let body = std::fs::read(real.join("import/sec").join(file)).unwrap();
         let target = h["url"]
             .as_str()

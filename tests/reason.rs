@@ -630,11 +630,7 @@ fn two_data_versions_of_a_real_study_meet_in_precedence() {
     )
     .unwrap();
     let lake = tempfile::tempdir().unwrap();
-    snapshot(
-        lake.path(),
-        &real.join("portfolio.toml"),
-        dir.path(),
-    );
+    snapshot(lake.path(), &real.join("portfolio.toml"), dir.path());
     run(lake.path(), &[]);
     let rows = sql_json(
         lake.path(),

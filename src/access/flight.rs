@@ -33,8 +33,8 @@ use tokio::sync::Mutex;
 use tonic::{Request, Response, Status};
 
 use crate::Error;
-use crate::lake::Lake;
 use crate::access::sql;
+use crate::lake::Lake;
 
 const CATALOG: &str = "datafusion";
 const SCHEMA: &str = "public";

@@ -8,17 +8,18 @@
 
 use std::collections::BTreeMap;
 
-use datafusion::arrow::array::{Array, RecordBatch, StringArray};
-use datafusion::arrow::compute::cast;
-use datafusion::arrow::datatypes::DataType;
 use datafusion::prelude::{SessionContext, col, lit};
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 use crate::Error;
-use crate::run::profile;
 use crate::access::sql::RunRow;
+use crate::lake::tables::{ClaimRow, ProfileConflictRow, ProfileRow, Table};
+use crate::run::profile;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, strum::EnumString, strum::VariantNames, strum::IntoStaticStr,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum Format {
     Html,
     Md,
@@ -33,28 +34,8 @@ impl Format {
     }
 }
 
-/// One profile cell as the report shows it (columns of the `profile` view).
-#[derive(Clone, Debug, Default)]
-pub struct Cell {
-    pub asset_id: String,
-    pub section: String,
-    pub field: String,
-    pub endpoint: Option<String>,
-    pub population: Option<String>,
-    pub arm: Option<String>,
-    pub value: Option<String>,
-    pub unit: Option<String>,
-    pub label: Option<String>,
-    pub status: String,
-    pub detail: Option<String>,
-    pub family: Option<String>,
-    pub source_id: Option<String>,
-    pub url: Option<String>,
-    pub quote: Option<String>,
-    pub cutoff_date: Option<String>,
-    pub source_title: Option<String>,
-    pub retrieved_at: Option<String>,
-}
+/// One profile cell as the report shows it: a row of the `profile` view.
+pub type Cell = ProfileRow;
 
 /// One side of a conflict.
 #[derive(Clone, Debug, Default)]
@@ -161,80 +142,6 @@ pub fn safe_link(url: Option<&str>) -> Option<String> {
     matches!(u.scheme(), "http" | "https").then(|| u.to_string())
 }
 
-fn text_column(b: &RecordBatch, name: &str) -> Result<Option<StringArray>, Error> {
-    let Ok(i) = b.schema().index_of(name) else {
-        return Ok(None);
-    };
-    let a = cast(b.column(i), &DataType::Utf8)?;
-    Ok(a.as_any().downcast_ref::<StringArray>().cloned())
-}
-
-/// Reads rows of Utf8-castable columns as optional strings, by column name.
-fn rows(batches: &[RecordBatch], names: &[&str]) -> Result<Vec<Vec<Option<String>>>, Error> {
-    let mut out = Vec::new();
-    for b in batches {
-        let cols: Vec<Option<StringArray>> = names
-            .iter()
-            .map(|n| text_column(b, n))
-            .collect::<Result<_, _>>()?;
-        for i in 0..b.num_rows() {
-            out.push(
-                cols.iter()
-                    .map(|c| {
-                        c.as_ref()
-                            .filter(|c| !c.is_null(i))
-                            .map(|c| c.value(i).to_string())
-                            .filter(|s| !s.is_empty())
-                    })
-                    .collect(),
-            );
-        }
-    }
-    Ok(out)
-}
-
-const CELL_COLUMNS: [&str; 18] = [
-    "asset_id",
-    "section",
-    "field",
-    "endpoint",
-    "population",
-    "arm",
-    "value",
-    "unit",
-    "label",
-    "status",
-    "detail",
-    "family",
-    "source_id",
-    "url",
-    "quote",
-    "cutoff_date",
-    "source_title",
-    "retrieved_at",
-];
-
-const CONFLICT_COLUMNS: [&str; 18] = [
-    "asset_id",
-    "field",
-    "endpoint",
-    "population",
-    "arm",
-    "resolution",
-    "winner_value",
-    "winner_unit",
-    "winner_family",
-    "winner_cutoff",
-    "winner_url",
-    "winner_source_id",
-    "other_value",
-    "other_unit",
-    "other_family",
-    "other_cutoff",
-    "other_url",
-    "other_source_id",
-];
-
 fn field_rank(field: &str) -> usize {
     profile::FIELDS
         .iter()
@@ -257,28 +164,7 @@ pub async fn load(
         Ok::<_, Error>(df.collect().await?)
     };
     let mut assets: BTreeMap<String, AssetPage> = BTreeMap::new();
-    for r in rows(&filtered("profile").await?, &CELL_COLUMNS)? {
-        let s = |i: usize| r[i].clone();
-        let cell = Cell {
-            asset_id: s(0).unwrap_or_default(),
-            section: s(1).unwrap_or_default(),
-            field: s(2).unwrap_or_default(),
-            endpoint: s(3),
-            population: s(4),
-            arm: s(5),
-            value: s(6),
-            unit: s(7),
-            label: s(8),
-            status: s(9).unwrap_or_default(),
-            detail: s(10),
-            family: s(11),
-            source_id: s(12),
-            url: s(13),
-            quote: s(14),
-            cutoff_date: s(15),
-            source_title: s(16),
-            retrieved_at: s(17),
-        };
+    for cell in ProfileRow::from_batches(&filtered("profile").await?)? {
         assets
             .entry(cell.asset_id.clone())
             .or_default()
@@ -299,56 +185,54 @@ pub async fn load(
         .filter(col("accepted").eq(lit(true)))?
         .collect()
         .await?;
-    for r in rows(
-        &claims,
-        &["asset_id", "field", "source_id", "value", "quote"],
-    )? {
-        if let [Some(a), Some(f), Some(src), Some(v), Some(q)] = &r[..] {
+    for c in ClaimRow::from_batches(&claims)? {
+        if let (Some(src), Some(q)) = (c.source_id, c.quote.filter(|q| !q.is_empty())) {
             quotes
-                .entry((a.clone(), f.clone(), src.clone(), v.clone()))
-                .or_insert_with(|| q.clone());
+                .entry((c.asset_id, c.field, src, c.value))
+                .or_insert(q);
         }
     }
-    for r in rows(&filtered("profile_conflicts").await?, &CONFLICT_COLUMNS)? {
-        let s = |i: usize| r[i].clone();
-        let asset_id = s(0).unwrap_or_default();
-        let field = s(1).unwrap_or_default();
+    for r in ProfileConflictRow::from_batches(&filtered("profile_conflicts").await?)? {
         let quote = |src: &Option<String>, v: &Option<String>| {
             quotes
                 .get(&(
-                    asset_id.clone(),
-                    field.clone(),
+                    r.asset_id.clone(),
+                    r.field.clone(),
                     src.clone().unwrap_or_default(),
                     v.clone().unwrap_or_default(),
                 ))
                 .cloned()
         };
         let conflict = Conflict {
-            field: field.clone(),
-            endpoint: s(2),
-            population: s(3),
-            arm: s(4),
-            resolution: s(5).unwrap_or_default(),
             winner: Side {
-                quote: quote(&s(11), &s(6)),
-                value: s(6),
-                unit: s(7),
-                family: s(8),
-                cutoff: s(9),
-                url: s(10),
-                source_id: s(11),
+                quote: quote(&r.winner_source_id, &r.winner_value),
+                value: r.winner_value.clone(),
+                unit: r.winner_unit.clone(),
+                family: r.winner_family.clone(),
+                cutoff: r.winner_cutoff.clone(),
+                url: r.winner_url.clone(),
+                source_id: r.winner_source_id.clone(),
             },
             other: Side {
-                quote: quote(&s(17), &s(12)),
-                value: s(12),
-                unit: s(13),
-                family: s(14),
-                cutoff: s(15),
-                url: s(16),
-                source_id: s(17),
+                quote: quote(&r.other_source_id, &r.other_value),
+                value: r.other_value.clone(),
+                unit: r.other_unit.clone(),
+                family: r.other_family.clone(),
+                cutoff: r.other_cutoff.clone(),
+                url: r.other_url.clone(),
+                source_id: r.other_source_id.clone(),
             },
+            field: r.field,
+            endpoint: r.endpoint,
+            population: r.population,
+            arm: r.arm,
+            resolution: r.resolution,
         };
-        assets.entry(asset_id).or_default().conflicts.push(conflict);
+        assets
+            .entry(r.asset_id)
+            .or_default()
+            .conflicts
+            .push(conflict);
     }
     for page in assets.values_mut() {
         page.cells.sort_by(|a, b| {

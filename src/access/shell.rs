@@ -3,7 +3,6 @@
 //! tables (`records`, `text_fields`, `sources`) are loaded the first time a statement
 //! names them.
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 use datafusion::prelude::SessionContext;
@@ -11,8 +10,8 @@ use rustyline::DefaultEditor;
 use rustyline::error::ReadlineError;
 
 use crate::Error;
-use crate::lake::Lake;
 use crate::access::sql::{self, Format};
+use crate::lake::Lake;
 
 const HELP: &str = "\
 Statements end with `;` and may span lines. Commands:
@@ -85,13 +84,6 @@ impl Buffer {
             None
         }
     }
-}
-
-/// Where the prompt keeps its history: `$DOSSIER_HISTORY`, else `~/.dossier_history`.
-pub fn history_path() -> Option<PathBuf> {
-    std::env::var_os("DOSSIER_HISTORY")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".dossier_history")))
 }
 
 struct Session<'a> {
@@ -180,7 +172,7 @@ pub async fn interactive(
         run: current,
     };
     let mut editor = DefaultEditor::new().map_err(|e| Error::Invalid(format!("terminal: {e}")))?;
-    let history = history_path();
+    let history = crate::config::history_path();
     if let Some(h) = &history {
         // a missing history file is the first session, not an error
         let _ = editor.load_history(h);

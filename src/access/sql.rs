@@ -21,8 +21,8 @@ use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer};
 
 use crate::Error;
-use crate::lake::bundle;
 use crate::lake::Lake;
+use crate::lake::bundle;
 use crate::run::RunManifest;
 use crate::snapshot;
 
@@ -30,7 +30,10 @@ use crate::snapshot;
 pub const VIEWS: &str = include_str!("../../sql/views/analyst.sql");
 const VIEW_INPUTS: [&str; 3] = ["profile_cells", "conflicts", "catalog"];
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, strum::EnumString, strum::VariantNames, strum::IntoStaticStr,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum Format {
     Table,
     Csv,
@@ -270,9 +273,15 @@ fn with_snapshot_column(id: &str, b: &RecordBatch, drop: &[&str]) -> Result<Reco
 /// lists the session's tables (which should then include them).
 pub fn needs_bundles(query: &str) -> bool {
     let q = query.to_ascii_lowercase();
-    ["records", "text_fields", "sources", "information_schema", "show tables"]
-        .iter()
-        .any(|t| q.contains(t))
+    [
+        "records",
+        "text_fields",
+        "sources",
+        "information_schema",
+        "show tables",
+    ]
+    .iter()
+    .any(|t| q.contains(t))
 }
 
 /// Parses one or more `;`-separated statements (the last `;` is optional).

@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::snapshot::import::Unplaced;
 use crate::domain::model::{Family, Hash256, Record};
 use crate::domain::portfolio::Portfolio;
+use crate::snapshot::import::Unplaced;
 use crate::snapshot::resolve::{FamilyOutcome, Role};
 
 pub const FORMAT: &str = "dossier.snapshot.v1";

@@ -344,8 +344,8 @@ mod tests {
 mod props {
     use super::*;
     use crate::domain::claims::Claim;
-    use crate::run::evidence::EvidenceRecord;
     use crate::domain::model::Family;
+    use crate::run::evidence::EvidenceRecord;
     use proptest::prelude::*;
 
     fn evidence(fields: &[String]) -> Evidence {

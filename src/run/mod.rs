@@ -19,37 +19,37 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use bytes::Bytes;
-use datafusion::arrow::array::{ArrayRef, BooleanArray, RecordBatch};
+use datafusion::arrow::array::RecordBatch;
 use serde::Serialize;
 
 use crate::Error;
-use crate::lake::bundle::{self, Row};
 use crate::domain::claims::{Claim, ClaimLine, Label};
-use crate::run::evidence::Evidence;
-use crate::run::gates::{self, Gate, Verdict};
-use crate::lake::Lake;
-use crate::lake::manifest::SnapshotManifest;
 use crate::domain::model::{Family, FamilyStatus, Hash256, sha256_hex};
-use crate::run::precedence;
-use crate::run::profile::{self, Status};
-use crate::run::reason::{self, Input, Output, llm};
-use crate::lake::tables::strings;
+use crate::lake::Lake;
+use crate::lake::bundle::{self, Row};
+use crate::lake::manifest::SnapshotManifest;
+use crate::lake::tables::{
+    AcceptedRow, CellRow, ClaimRow, ConflictRow, EmptyCellRow, RejectionRow, RulesCellRow, Table,
+    non_empty,
+};
+use crate::run::evidence::Evidence;
+use crate::run::gates::{Gate, Verdict};
+use crate::run::profile::Status;
+use crate::run::reason::{Input, Output, llm};
 
-/// A batch whose columns are all nullable, so every partition of a table has one schema.
-fn batch(cols: Vec<(&str, ArrayRef)>) -> Result<RecordBatch, datafusion::arrow::error::ArrowError> {
-    use datafusion::arrow::datatypes::{Field, Schema};
-    let fields: Vec<Field> = cols
-        .iter()
-        .map(|(n, a)| Field::new(*n, a.data_type().clone(), true))
-        .collect();
-    RecordBatch::try_new(
-        Arc::new(Schema::new(fields)),
-        cols.into_iter().map(|(_, a)| a).collect(),
-    )
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    strum::EnumString,
+    strum::VariantNames,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Reasoner {
     Extractive,
     Llm,
@@ -136,9 +136,9 @@ pub struct AssetRun {
     pub claims: Vec<Claim>,
     pub verdicts: Vec<Verdict>,
     /// Accepted claims as rows of the rules' `accepted` input.
-    pub accepted: Vec<Vec<Option<String>>>,
+    pub accepted: Vec<AcceptedRow>,
     /// Fields no accepted claim fills, as rows of the rules' `empty_cells` input.
-    pub empty: Vec<Vec<Option<String>>>,
+    pub empty: Vec<EmptyCellRow>,
     pub outcome: AssetOutcome,
 }
 
@@ -327,30 +327,30 @@ pub fn reason_asset(
         };
         filled.insert(spec.name);
         let sid = v.source_id.clone();
-        let some = |x: &str| Some(x.to_string());
-        let key = |x: &Option<String>| Some(x.clone().unwrap_or_default());
-        accepted.push(vec![
-            some(run_id),
-            some(asset_id),
-            some(spec.section()),
-            some(&c.field),
-            key(&c.endpoint),
-            key(&c.population),
-            key(&c.arm),
-            some(&c.value),
-            key(&c.unit),
-            Some(label_name(c.label)),
-            sid.as_deref()
+        let or_blank = |x: &Option<String>| x.clone().unwrap_or_default();
+        accepted.push(AcceptedRow {
+            run_id: run_id.to_string(),
+            asset_id: asset_id.to_string(),
+            section: spec.section().to_string(),
+            field: c.field.clone(),
+            endpoint: or_blank(&c.endpoint),
+            population: or_blank(&c.population),
+            arm: or_blank(&c.arm),
+            value: c.value.clone(),
+            unit: or_blank(&c.unit),
+            label: label_name(c.label),
+            family: sid
+                .as_deref()
                 .and_then(|s| s.split(':').next())
                 .and_then(Family::parse)
                 .map(|f| f.to_string()),
-            some(&c.id),
-            sid.clone(),
-            v.url.clone(),
-            c.quote.clone(),
-            c.locator.clone(),
-            sid.as_deref().and_then(|s| ev.cutoff_of(s)),
-        ]);
+            claim_id: c.id.clone(),
+            source_id: sid.clone(),
+            url: v.url.clone(),
+            quote: c.quote.clone(),
+            locator: c.locator.clone(),
+            cutoff_date: sid.as_deref().and_then(|s| ev.cutoff_of(s)),
+        });
     }
     let empty = profile::empty_cells(
         &filled,
@@ -362,15 +362,13 @@ pub fn reason_asset(
         },
     )
     .into_iter()
-    .map(|(f, st, detail)| {
-        vec![
-            Some(run_id.to_string()),
-            Some(asset_id.to_string()),
-            Some(f.section().to_string()),
-            Some(f.name.to_string()),
-            Some(st.as_str().to_string()),
-            Some(detail),
-        ]
+    .map(|(f, st, detail)| EmptyCellRow {
+        run_id: run_id.to_string(),
+        asset_id: asset_id.to_string(),
+        section: f.section().to_string(),
+        field: f.name.to_string(),
+        status: st.as_str().to_string(),
+        detail,
     })
     .collect();
     outcome.reason_ms = t.elapsed().as_secs_f64() * 1e3;
@@ -398,73 +396,57 @@ fn label_name(l: Label) -> String {
         .unwrap_or_default()
 }
 
-fn opt(s: &Option<String>) -> Option<String> {
-    s.clone()
-}
-
 /// The `claims` rows of one asset.
 pub fn claims_batch(run_id: &str, r: &AssetRun, ev: &Evidence) -> Result<RecordBatch, Error> {
-    let rows: Vec<(&Claim, &Verdict)> = r.claims.iter().zip(&r.verdicts).collect();
-    let col = |f: &dyn Fn(&Claim, &Verdict) -> Option<String>| {
-        strings(rows.iter().map(|(c, v)| f(c, v)).collect())
-    };
-    let accepted: ArrayRef = Arc::new(BooleanArray::from(
-        rows.iter().map(|(_, v)| v.accepted()).collect::<Vec<_>>(),
-    ));
-    Ok(batch(vec![
-        ("run_id", col(&|_, _| Some(run_id.to_string()))),
-        ("claim_id", col(&|c, _| Some(c.id.clone()))),
-        ("asset_id", col(&|c, _| Some(c.asset.clone()))),
-        ("field", col(&|c, _| Some(c.field.clone()))),
-        ("endpoint", col(&|c, _| opt(&c.endpoint))),
-        ("population", col(&|c, _| opt(&c.population))),
-        ("arm", col(&|c, _| opt(&c.arm))),
-        ("value", col(&|c, _| Some(c.value.clone()))),
-        ("unit", col(&|c, _| opt(&c.unit))),
-        ("label", col(&|c, _| Some(label_name(c.label)))),
-        ("source", col(&|c, _| opt(&c.source))),
-        ("source_id", col(&|_, v| opt(&v.source_id))),
-        ("url", col(&|_, v| opt(&v.url))),
-        ("quote", col(&|c, _| opt(&c.quote))),
-        ("locator", col(&|c, _| opt(&c.locator))),
-        (
-            "cutoff_date",
-            col(&|_, v| v.source_id.as_ref().and_then(|s| ev.cutoff_of(s))),
-        ),
-        (
-            "inputs",
-            col(&|c, _| (!c.inputs.is_empty()).then(|| c.inputs.join(","))),
-        ),
-        ("formula", col(&|c, _| opt(&c.formula))),
-        (
-            "origin",
-            col(&|c, _| Some(c.id.split('-').next().unwrap_or("").to_string())),
-        ),
-        ("accepted", accepted),
-    ])?)
+    let rows: Vec<ClaimRow> = r
+        .claims
+        .iter()
+        .zip(&r.verdicts)
+        .map(|(c, v)| ClaimRow {
+            run_id: run_id.to_string(),
+            claim_id: c.id.clone(),
+            asset_id: c.asset.clone(),
+            field: c.field.clone(),
+            endpoint: c.endpoint.clone(),
+            population: c.population.clone(),
+            arm: c.arm.clone(),
+            value: c.value.clone(),
+            unit: c.unit.clone(),
+            label: label_name(c.label),
+            source: c.source.clone(),
+            source_id: v.source_id.clone(),
+            url: v.url.clone(),
+            quote: c.quote.clone(),
+            locator: c.locator.clone(),
+            cutoff_date: v.source_id.as_ref().and_then(|s| ev.cutoff_of(s)),
+            inputs: (!c.inputs.is_empty()).then(|| c.inputs.join(",")),
+            formula: c.formula.clone(),
+            origin: c.id.split('-').next().unwrap_or("").to_string(),
+            accepted: v.accepted(),
+        })
+        .collect();
+    Ok(ClaimRow::to_batch(&rows)?)
 }
 
 /// The `rejections` rows of one asset: one per failed gate.
 pub fn rejections_batch(run_id: &str, r: &AssetRun) -> Result<RecordBatch, Error> {
-    type Rej<'a> = (&'a Claim, Gate, &'a str);
-    let mut rows: Vec<Rej<'_>> = Vec::new();
+    let mut rows = Vec::new();
     for (c, v) in r.claims.iter().zip(&r.verdicts) {
         for g in &v.gates_failed {
-            rows.push((c, *g, v.reason.as_str()));
+            rows.push(RejectionRow {
+                run_id: run_id.to_string(),
+                claim_id: c.id.clone(),
+                asset_id: c.asset.clone(),
+                field: c.field.clone(),
+                gate: gate_name(*g),
+                reason: v.reason.clone(),
+                value: c.value.clone(),
+                source: c.source.clone(),
+                quote: c.quote.clone(),
+            });
         }
     }
-    let col = |f: &dyn Fn(&Rej<'_>) -> Option<String>| strings(rows.iter().map(f).collect());
-    Ok(batch(vec![
-        ("run_id", col(&|_| Some(run_id.to_string()))),
-        ("claim_id", col(&|x| Some(x.0.id.clone()))),
-        ("asset_id", col(&|x| Some(x.0.asset.clone()))),
-        ("field", col(&|x| Some(x.0.field.clone()))),
-        ("gate", col(&|x| Some(gate_name(x.1)))),
-        ("reason", col(&|x| Some(x.2.to_string()))),
-        ("value", col(&|x| Some(x.0.value.clone()))),
-        ("source", col(&|x| opt(&x.0.source))),
-        ("quote", col(&|x| opt(&x.0.quote))),
-    ])?)
+    Ok(RejectionRow::to_batch(&rows)?)
 }
 
 /// The dedup key of a cell: a hash of its identity and content within a run.
@@ -472,31 +454,6 @@ pub fn dedup_key(parts: &[Option<String>]) -> String {
     let text = serde_json::json!(parts).to_string();
     sha256_hex(text.as_bytes())[..32].to_string()
 }
-
-/// Columns of `profile_cells` as written (the rules' output plus snapshot_id and dedup_key).
-const CELL_COLUMNS: [&str; 21] = [
-    "run_id",
-    "snapshot_id",
-    "asset_id",
-    "section",
-    "field",
-    "endpoint",
-    "population",
-    "arm",
-    "value",
-    "unit",
-    "label",
-    "status",
-    "detail",
-    "family",
-    "claim_id",
-    "source_id",
-    "url",
-    "quote",
-    "locator",
-    "cutoff_date",
-    "dedup_key",
-];
 
 /// A rules output batch split by asset, in one pass (rows keep the rules' order).
 fn by_asset(b: &RecordBatch) -> Result<BTreeMap<String, RecordBatch>, Error> {
@@ -517,52 +474,74 @@ fn by_asset(b: &RecordBatch) -> Result<BTreeMap<String, RecordBatch>, Error> {
         .collect()
 }
 
-/// The `profile_cells` rows of one asset, from the rules' output.
-pub fn cells_batch(snapshot_id: &str, rules_cells: &RecordBatch) -> Result<RecordBatch, Error> {
-    let n = rules_cells.num_rows();
-    let col = |name: &str| precedence::column(rules_cells, name);
-    let mut rows = Vec::with_capacity(n);
-    for i in 0..n {
-        let mut row: Vec<Option<String>> = Vec::with_capacity(CELL_COLUMNS.len());
-        for c in &CELL_COLUMNS[..CELL_COLUMNS.len() - 1] {
-            let v = match *c {
-                "snapshot_id" => Some(snapshot_id.to_string()),
-                name => precedence::get(col(name)?, i).filter(|x| !x.is_empty()),
-            };
-            row.push(v);
-        }
+/// The `profile_cells` rows of one asset, from the rules' output ('' becomes NULL).
+pub fn cells(snapshot_id: &str, rules_cells: &RecordBatch) -> Result<Vec<CellRow>, Error> {
+    let cell = |r: RulesCellRow| {
+        let mut c = CellRow {
+            run_id: r.run_id,
+            snapshot_id: snapshot_id.to_string(),
+            asset_id: r.asset_id,
+            section: r.section,
+            field: r.field,
+            endpoint: non_empty(r.endpoint),
+            population: non_empty(r.population),
+            arm: non_empty(r.arm),
+            value: non_empty(r.value),
+            unit: non_empty(r.unit),
+            label: non_empty(r.label),
+            status: r.status,
+            detail: non_empty(r.detail),
+            family: non_empty(r.family),
+            claim_id: non_empty(r.claim_id),
+            source_id: non_empty(r.source_id),
+            url: non_empty(r.url),
+            quote: non_empty(r.quote),
+            locator: non_empty(r.locator),
+            cutoff_date: non_empty(r.cutoff_date),
+            dedup_key: String::new(),
+        };
         // identity and content: run, asset, field, key, value, unit, status, source
-        let key: Vec<Option<String>> = [0, 2, 4, 5, 6, 7, 8, 9, 11, 15]
-            .iter()
-            .map(|k| row[*k].clone())
-            .collect();
-        row.push(Some(dedup_key(&key)));
-        rows.push(row);
-    }
-    precedence::utf8_batch(&CELL_COLUMNS, &rows)
+        c.dedup_key = dedup_key(&[
+            Some(c.run_id.clone()),
+            Some(c.asset_id.clone()),
+            Some(c.field.clone()),
+            c.endpoint.clone(),
+            c.population.clone(),
+            c.arm.clone(),
+            c.value.clone(),
+            c.unit.clone(),
+            Some(c.status.clone()),
+            c.source_id.clone(),
+        ]);
+        c
+    };
+    Ok(RulesCellRow::from_batch(rules_cells)?
+        .into_iter()
+        .map(cell)
+        .collect())
 }
 
-/// The `conflicts` rows of one asset: the rules' output as is (empty strings as NULL).
-pub fn conflicts_batch(rules_conflicts: &RecordBatch) -> Result<RecordBatch, Error> {
-    let names: Vec<String> = rules_conflicts
-        .schema()
-        .fields()
-        .iter()
-        .map(|f| f.name().clone())
-        .collect();
-    let cols: Vec<&str> = names.iter().map(String::as_str).collect();
-    let mut rows = Vec::new();
-    for i in 0..rules_conflicts.num_rows() {
-        let mut row = Vec::new();
-        for c in &cols {
-            row.push(
-                precedence::get(precedence::column(rules_conflicts, c)?, i)
-                    .filter(|x| !x.is_empty()),
-            );
-        }
-        rows.push(row);
-    }
-    precedence::utf8_batch(&cols, &rows)
+/// The `conflicts` rows of one asset: the rules' output as is ('' becomes NULL).
+pub fn conflicts(rules_conflicts: &RecordBatch) -> Result<Vec<ConflictRow>, Error> {
+    Ok(ConflictRow::from_batch(rules_conflicts)?
+        .into_iter()
+        .map(|r| ConflictRow {
+            endpoint: non_empty(r.endpoint),
+            population: non_empty(r.population),
+            arm: non_empty(r.arm),
+            winner_value: non_empty(r.winner_value),
+            winner_unit: non_empty(r.winner_unit),
+            winner_source_id: non_empty(r.winner_source_id),
+            winner_family: non_empty(r.winner_family),
+            winner_cutoff: non_empty(r.winner_cutoff),
+            other_value: non_empty(r.other_value),
+            other_unit: non_empty(r.other_unit),
+            other_source_id: non_empty(r.other_source_id),
+            other_family: non_empty(r.other_family),
+            other_cutoff: non_empty(r.other_cutoff),
+            ..r
+        })
+        .collect())
 }
 
 /// What `dossier run` did.
@@ -581,8 +560,8 @@ pub struct RunOutcome {
 #[derive(Debug, Serialize, serde::Deserialize)]
 struct AssetEntry {
     asset: String,
-    accepted: Vec<Vec<Option<String>>>,
-    empty: Vec<Vec<Option<String>>>,
+    accepted: Vec<AcceptedRow>,
+    empty: Vec<EmptyCellRow>,
     outcome: AssetOutcome,
 }
 
@@ -733,8 +712,8 @@ pub async fn run(lake: &Lake, opts: Options) -> Result<RunOutcome, Error> {
                 })
                 .await?;
                 for (table, b) in [
-                    ("claims", claims_batch(&run_id, &r, &ev)?),
-                    ("rejections", rejections_batch(&run_id, &r)?),
+                    (ClaimRow::NAME, claims_batch(&run_id, &r, &ev)?),
+                    (RejectionRow::NAME, rejections_batch(&run_id, &r)?),
                 ] {
                     put_part(lake, table, &run_id, &asset, &b).await?;
                 }
@@ -785,8 +764,8 @@ pub async fn run(lake: &Lake, opts: Options) -> Result<RunOutcome, Error> {
         }
         None => {
             let rules = precedence::apply(
-                precedence::utf8_batch(&precedence::ACCEPTED, &accepted)?,
-                precedence::utf8_batch(&precedence::EMPTY, &empty)?,
+                AcceptedRow::to_batch(&accepted)?,
+                EmptyCellRow::to_batch(&empty)?,
                 &opts.ranks,
             )
             .await?;
@@ -798,18 +777,28 @@ pub async fn run(lake: &Lake, opts: Options) -> Result<RunOutcome, Error> {
                 let rows = all_cells.get(asset).ok_or_else(|| {
                     Error::Internal(format!("the rules gave no cell for asset {asset}"))
                 })?;
-                let cells = cells_batch(snap_id.as_str(), rows)?;
-                let statuses = precedence::column(&cells, "status")?;
-                for i in 0..cells.num_rows() {
-                    *outcome
-                        .cells_by_status
-                        .entry(statuses.value(i).to_string())
-                        .or_default() += 1;
+                let cells = cells(snap_id.as_str(), rows)?;
+                for c in &cells {
+                    *outcome.cells_by_status.entry(c.status.clone()).or_default() += 1;
                 }
-                let conflicts = conflicts_batch(all_conflicts.get(asset).unwrap_or(&none))?;
-                outcome.conflicts = conflicts.num_rows();
-                put_part(lake, "profile_cells", &run_id, asset, &cells).await?;
-                put_part(lake, "conflicts", &run_id, asset, &conflicts).await?;
+                let conflicts = conflicts(all_conflicts.get(asset).unwrap_or(&none))?;
+                outcome.conflicts = conflicts.len();
+                put_part(
+                    lake,
+                    CellRow::NAME,
+                    &run_id,
+                    asset,
+                    &CellRow::to_batch(&cells)?,
+                )
+                .await?;
+                put_part(
+                    lake,
+                    ConflictRow::NAME,
+                    &run_id,
+                    asset,
+                    &ConflictRow::to_batch(&conflicts)?,
+                )
+                .await?;
                 entry.assets.insert(
                     asset.clone(),
                     (outcome.cells_by_status.clone(), outcome.conflicts),
@@ -881,4 +870,57 @@ pub fn status_totals(m: &RunManifest) -> BTreeMap<&'static str, usize> {
         out.insert(s.as_str(), n);
     }
     out
+}
+
+/// The stderr summary of a run: assets, cells by status, claims rejected by gate.
+impl std::fmt::Display for RunOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let m = &self.manifest;
+        let n = m.assets.len();
+        let ms: f64 = m.assets.values().map(|a| a.reason_ms).sum();
+        let claims: usize = m.assets.values().map(|a| a.claims).sum();
+        let accepted: usize = m.assets.values().map(|a| a.accepted).sum();
+        writeln!(
+            f,
+            "run {} on snapshot {}: {n} assets, {claims} claims ({accepted} accepted), reasoning {:.1} ms/asset, total {:.2}s",
+            self.run_id,
+            &m.snapshot_id[..12],
+            ms / n.max(1) as f64,
+            self.secs
+        )?;
+        if self.resumed_assets > 0 || self.rules_resumed {
+            writeln!(
+                f,
+                "  resumed from the journal: {} of {n} assets{}",
+                self.resumed_assets,
+                if self.rules_resumed {
+                    ", and the rules"
+                } else {
+                    ""
+                }
+            )?;
+        }
+        let st: Vec<String> = status_totals(m)
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        writeln!(f, "  cells by status: {}", st.join(", "))?;
+        let mut gates: BTreeMap<&str, usize> = BTreeMap::new();
+        for a in m.assets.values() {
+            for (g, k) in &a.rejected_by_gate {
+                *gates.entry(g.as_str()).or_default() += k;
+            }
+        }
+        let g: Vec<String> = gates.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        writeln!(
+            f,
+            "  rejected by gate: {}",
+            if g.is_empty() {
+                "none".to_string()
+            } else {
+                g.join(", ")
+            }
+        )?;
+        Ok(())
+    }
 }

@@ -13,6 +13,7 @@ use datafusion::prelude::SessionContext;
 
 use crate::Error;
 use crate::domain::model::Family;
+use crate::lake::tables::{AcceptedRow, EmptyCellRow, Table};
 
 /// The rules, in the order they run.
 pub const RULES: &[(&str, &str)] = &[
@@ -29,35 +30,20 @@ pub const RULES: &[(&str, &str)] = &[
         "40_profile_cells.sql",
         include_str!("../../sql/40_profile_cells.sql"),
     ),
-    ("50_conflicts.sql", include_str!("../../sql/50_conflicts.sql")),
+    (
+        "50_conflicts.sql",
+        include_str!("../../sql/50_conflicts.sql"),
+    ),
 ];
 
 /// The default family ranks (the file in `jobs/`).
 pub const DEFAULT_RANKS: &str = include_str!("../../jobs/family_rank.csv");
 
-/// Columns of the `accepted` input, all Utf8; key columns hold '' rather than NULL.
-pub const ACCEPTED: [&str; 17] = [
-    "run_id",
-    "asset_id",
-    "section",
-    "field",
-    "endpoint",
-    "population",
-    "arm",
-    "value",
-    "unit",
-    "label",
-    "family",
-    "claim_id",
-    "source_id",
-    "url",
-    "quote",
-    "locator",
-    "cutoff_date",
-];
+/// Columns of the `accepted` input (its row type is `AcceptedRow`).
+pub const ACCEPTED: &[&str] = AcceptedRow::COLUMNS;
 
-/// Columns of the `empty_cells` input.
-pub const EMPTY: [&str; 6] = ["run_id", "asset_id", "section", "field", "status", "detail"];
+/// Columns of the `empty_cells` input (its row type is `EmptyCellRow`).
+pub const EMPTY: &[&str] = EmptyCellRow::COLUMNS;
 
 /// Family ranks: lower wins.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -187,17 +173,11 @@ pub async fn apply(
     })
 }
 
-/// A session configured from `DATAFUSION_*` environment variables where set. Without
-/// `DATAFUSION_EXECUTION_TARGET_PARTITIONS`, 8 partitions (at least twice the cores): the
-/// rules' window functions sort per partition, and on the 2-core bench machine 1M
-/// candidates took 104 s with 1 partition, 7.8 s with 2 and 5.9 s with 8.
+/// A session for the rules, configured as `config::rules_session` says.
 fn session() -> Result<SessionContext, Error> {
-    let mut cfg = datafusion::prelude::SessionConfig::from_env()?;
-    if std::env::var_os("DATAFUSION_EXECUTION_TARGET_PARTITIONS").is_none() {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        cfg = cfg.with_target_partitions((2 * cores).max(8));
-    }
-    Ok(SessionContext::new_with_config(cfg))
+    Ok(SessionContext::new_with_config(
+        crate::config::rules_session()?,
+    ))
 }
 
 /// Defines the rules' views in a session that has `accepted`, `empty_cells` and

@@ -4,11 +4,11 @@
 
 use crate::Error;
 use crate::domain::claims::{ClaimLine, parse_lines};
-use crate::run::evidence::Evidence;
-use crate::run::gates::{self, Gate, Verdict};
+use crate::domain::model::Hash256;
 use crate::lake::Lake;
 use crate::lake::manifest::SnapshotManifest;
-use crate::domain::model::Hash256;
+use crate::run::evidence::Evidence;
+use crate::run::gates::{self, Gate, Verdict};
 use crate::snapshot;
 
 /// The evidence index of a snapshot (every record whole, from its sources object).

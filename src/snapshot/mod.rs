@@ -17,13 +17,14 @@ use rayon::prelude::*;
 use tracing::info;
 
 use crate::Error;
-use crate::lake::bundle;
-use crate::snapshot::import::{self, Imported};
 use crate::lake::Lake;
+use crate::lake::bundle;
 use crate::lake::manifest::{AssetEntry, CatalogEntry, FORMAT, Member, SnapshotManifest};
-use crate::domain::model::Hash256;
+use crate::snapshot::import::Imported;
+use std::collections::BTreeMap;
+
+use crate::domain::model::{Family, Hash256};
 use crate::domain::portfolio::Portfolio;
-use crate::snapshot::resolve;
 use crate::lake::tables;
 
 pub const LATEST_KEY: &str = "snapshots/latest";
@@ -201,6 +202,47 @@ pub async fn load(lake: &Lake, id_or_latest: &str) -> Result<(Hash256, SnapshotM
         ))
     })?;
     Ok((id, manifest))
+}
+
+/// The stderr summary of a snapshot: records per family, statuses, throughput.
+impl std::fmt::Display for SnapshotOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let m = &self.manifest;
+        let mb = self.raw_bytes as f64 / 1e6;
+        writeln!(
+            f,
+            "snapshot {}: {} files, {:.1} MB raw, {} records, {} assets; import+bundle {:.2}s ({:.1} MB/s), total {:.2}s",
+            &self.id.as_str()[..12],
+            self.files,
+            mb,
+            self.records,
+            m.assets.len(),
+            self.import_secs,
+            mb / self.import_secs.max(1e-9),
+            self.total_secs
+        )?;
+        let mut per_family: BTreeMap<Family, usize> = BTreeMap::new();
+        for src in &m.sources {
+            *per_family.entry(src.family).or_default() += 1;
+        }
+        let fams: Vec<String> = per_family
+            .iter()
+            .map(|(fam, n)| format!("{fam} {n}"))
+            .collect();
+        writeln!(f, "  records by family: {}", fams.join(", "))?;
+        let mut statuses: BTreeMap<&str, usize> = BTreeMap::new();
+        for a in m.assets.values() {
+            for o in a.families.values() {
+                *statuses.entry(o.status.as_str()).or_default() += 1;
+            }
+        }
+        let st: Vec<String> = statuses.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        writeln!(f, "  asset x family statuses: {}", st.join(", "))?;
+        for u in &m.unplaced {
+            writeln!(f, "  unplaced {}: {}", u.file, u.reason)?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -18,7 +18,10 @@ pub fn real_sources() -> Option<PathBuf> {
     if path.join("portfolio.toml").is_file() {
         return Some(path);
     }
-    let test = std::thread::current().name().unwrap_or("a test").to_string();
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("a test")
+        .to_string();
     let why = format!(
         "the real corpus is not at {} (set DOSSIER_REAL_SOURCES to its folder)",
         path.display()

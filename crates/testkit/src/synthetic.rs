@@ -372,4 +372,3 @@ fn candidates(n: usize) -> anyhow::Result<(Vec<u8>, Vec<u8>)> {
         dossier::lake::tables::to_parquet(&utf8_batch(&EMPTY, &empty)?)?,
     ))
 }
-

@@ -11,10 +11,10 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::Error;
-use crate::run::distill::bm25::{self, Bm25};
-use crate::lake::bundle;
 use crate::lake::Lake;
-use crate::run::distill::spans::{self, Span};
+use crate::lake::bundle;
+use crate::run::distill::bm25::Bm25;
+use crate::run::distill::spans::Span;
 
 /// One selected passage, as printed.
 #[derive(Debug, Serialize)]

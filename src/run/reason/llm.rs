@@ -13,12 +13,12 @@ use serde_json::{Value, json};
 
 use super::{Input, Output, claim_id};
 use crate::Error;
-use crate::run::distill::bm25::{self, Bm25};
 use crate::domain::claims::{Claim, Label};
-use crate::lake::{Lake, LakeError};
 use crate::domain::model::sha256_hex;
-use crate::run::profile::FIELDS;
+use crate::lake::{Lake, LakeError};
+use crate::run::distill::bm25::{self, Bm25};
 use crate::run::distill::spans;
+use crate::run::profile::FIELDS;
 
 /// Endpoint settings (flags or `DOSSIER_LLM_*` environment variables).
 #[derive(Clone, Debug)]

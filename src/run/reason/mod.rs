@@ -6,10 +6,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::lake::bundle::Row;
 use crate::domain::claims::{Claim, Label};
 use crate::domain::model::{Family, FamilyStatus};
 use crate::domain::portfolio::Asset;
+use crate::lake::bundle::Row;
 
 pub mod ctgov;
 pub mod llm;

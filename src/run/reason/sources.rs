@@ -6,9 +6,9 @@
 use std::collections::BTreeMap;
 
 use super::{Emit, Input, Key, first_sentence, mentions, sentence_with};
-use crate::lake::bundle::Row;
 use crate::domain::claims::Label;
 use crate::domain::model::Family;
+use crate::lake::bundle::Row;
 
 /// A row's text fields by locator.
 struct Flat<'a> {

@@ -24,11 +24,11 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
-use crate::snapshot::import::{self, ImportFile, Parsed};
-use crate::lake::Lake;
-use crate::lake::manifest::FetchFailure;
 use crate::domain::model::{Family, FamilyStatus, Hash256, sha256_hex};
 use crate::domain::portfolio::{Asset, Portfolio, SourceMeta};
+use crate::lake::Lake;
+use crate::lake::manifest::FetchFailure;
+use crate::snapshot::import::{self, ImportFile, Parsed};
 use crate::snapshot::{self, SnapshotOutcome};
 use http::{Client, FetchError, HttpConfig, Limit};
 
@@ -101,36 +101,7 @@ impl Default for LiveConfig {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ConfigFile {
-    live: LiveConfig,
-}
-
 impl LiveConfig {
-    /// Reads `[live]` from a TOML file (or the defaults), then the environment:
-    /// `DOSSIER_USER_AGENT`, `OPENFDA_API_KEY`, `NCBI_API_KEY`, `NCBI_EMAIL`.
-    pub fn load(path: Option<&Path>) -> Result<LiveConfig, Error> {
-        let mut c = match path {
-            Some(p) => {
-                let text = std::fs::read_to_string(p)
-                    .map_err(|e| Error::Invalid(format!("reading {}: {e}", p.display())))?;
-                toml::from_str::<ConfigFile>(&text)
-                    .map_err(|e| Error::Invalid(format!("{}: {e}", p.display())))?
-                    .live
-            }
-            None => LiveConfig::default(),
-        };
-        let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
-        if let Some(v) = env("DOSSIER_USER_AGENT") {
-            c.user_agent = v;
-        }
-        c.openfda_api_key = c.openfda_api_key.or(env("OPENFDA_API_KEY"));
-        c.ncbi_api_key = c.ncbi_api_key.or(env("NCBI_API_KEY"));
-        c.ncbi_email = c.ncbi_email.or(env("NCBI_EMAIL"));
-        Ok(c)
-    }
-
     /// The limit of each API: the documented ones unless configured (openFDA 240/min,
     /// SEC 10/s, NCBI 3/s or 10/s with a key; CT.gov and NLM 10/s; web hosts 1/s).
     pub fn limits(&self) -> (BTreeMap<String, Limit>, Limit) {
@@ -926,6 +897,42 @@ fn save_responses(dir: &Path, files: &[ImportFile]) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+/// The stderr lines of a live snapshot: bytes, cache reuse, and per API its requests,
+/// retries and achieved rate against its limit.
+impl std::fmt::Display for LiveStats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "  fetched in {:.2}s: {:.1} MB downloaded, {} bodies reused from the cache (304)",
+            self.fetch_secs,
+            self.downloaded_bytes as f64 / 1e6,
+            self.reused
+        )?;
+        for (api, st) in &self.requests {
+            let limit = self
+                .limits
+                .get(api)
+                .or_else(|| self.limits.get("web"))
+                .copied()
+                .unwrap_or(0.0);
+            let rate = st
+                .rate()
+                .map(|r| format!("{r:.2}/s ({:.0}% of {limit:.2}/s)", 100.0 * r / limit))
+                .unwrap_or_else(|| "-".into());
+            writeln!(
+                f,
+                "  {api}: {} requests, {} retries, {} not modified, {} failed, {:.1} MB, {rate}",
+                st.requests,
+                st.retries,
+                st.not_modified,
+                st.failures,
+                st.bytes as f64 / 1e6
+            )?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
