@@ -16,9 +16,35 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::Error;
-use crate::run::precedence::Ranks;
+use crate::run::precedence::{Ranks, RulesError};
 use crate::snapshot::fetch::LiveConfig;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("reading {}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}", path.display())]
+    Parse {
+        path: PathBuf,
+        #[source]
+        source: toml::de::Error,
+    },
+    #[error(transparent)]
+    Ranks(#[from] RulesError),
+    #[error("DataFusion settings from the environment")]
+    DataFusion(#[from] datafusion::error::DataFusionError),
+}
+
+fn read(path: &Path) -> Result<String, ConfigError> {
+    std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_owned(),
+        source,
+    })
+}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -33,13 +59,14 @@ fn var(name: &str) -> Option<String> {
 /// The live fetchers' settings: `[live]` of a TOML file (or the defaults), then
 /// `DOSSIER_USER_AGENT`, `OPENFDA_API_KEY`, `NCBI_API_KEY` and `NCBI_EMAIL` where the
 /// file leaves them unset (the user agent: where set at all).
-pub fn live(path: Option<&Path>) -> Result<LiveConfig, Error> {
+pub fn live(path: Option<&Path>) -> Result<LiveConfig, ConfigError> {
     let mut c = match path {
         Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| Error::Invalid(format!("reading {}: {e}", p.display())))?;
-            toml::from_str::<LiveFile>(&text)
-                .map_err(|e| Error::Invalid(format!("{}: {e}", p.display())))?
+            toml::from_str::<LiveFile>(&read(p)?)
+                .map_err(|source| ConfigError::Parse {
+                    path: p.to_owned(),
+                    source,
+                })?
                 .live
         }
         None => LiveConfig::default(),
@@ -55,15 +82,11 @@ pub fn live(path: Option<&Path>) -> Result<LiveConfig, Error> {
 
 /// The family ranks of the precedence rules from a CSV file (`family,rank`), or the
 /// shipped `jobs/family_rank.csv`.
-pub fn ranks(path: Option<&Path>) -> Result<Ranks, Error> {
-    match path {
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| Error::Invalid(format!("reading {}: {e}", p.display())))?;
-            Ranks::parse(&text, &p.display().to_string())
-        }
-        None => Ok(Ranks::default_ranks()),
-    }
+pub fn ranks(path: Option<&Path>) -> Result<Ranks, ConfigError> {
+    Ok(match path {
+        Some(p) => Ranks::parse(&read(p)?, &p.display().to_string())?,
+        None => Ranks::default_ranks(),
+    })
 }
 
 /// Where the prompt keeps its history: `$DOSSIER_HISTORY`, else `~/.dossier_history`.
@@ -77,7 +100,7 @@ pub fn history_path() -> Option<PathBuf> {
 /// Without `DATAFUSION_EXECUTION_TARGET_PARTITIONS`, 8 partitions (at least twice the
 /// cores): the rules' window functions sort per partition, and on the 2-core bench
 /// machine 1M candidates took 104 s with 1 partition, 7.8 s with 2 and 5.9 s with 8.
-pub fn rules_session() -> Result<datafusion::prelude::SessionConfig, Error> {
+pub fn rules_session() -> Result<datafusion::prelude::SessionConfig, ConfigError> {
     let mut cfg = datafusion::prelude::SessionConfig::from_env()?;
     if std::env::var_os("DATAFUSION_EXECUTION_TARGET_PARTITIONS").is_none() {
         cfg = cfg.with_target_partitions((2 * cores()).max(8));

@@ -2,7 +2,7 @@
 //! fixtures, offline, into a fresh lake. Only removes a lake it created itself
 //! (marked by a `.dossier-demo` file).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::Error;
 use crate::domain::portfolio::Portfolio;
@@ -11,42 +11,53 @@ use crate::snapshot::{self, SnapshotOutcome};
 
 pub const MARKER: &str = ".dossier-demo";
 
+#[derive(Debug, thiserror::Error)]
+pub enum DemoError {
+    #[error("{} exists and was not made by the demo; pass another --lake", .0.display())]
+    NotOurs(PathBuf),
+    #[error("{action} {}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> DemoError {
+    let path = path.to_owned();
+    move |source| DemoError::Io {
+        action,
+        path,
+        source,
+    }
+}
+
 /// The repository's `fixtures/`, built into the binary so an installed `dossier demo`
 /// needs no checkout.
 static FIXTURES: include_dir::Dir<'static> =
     include_dir::include_dir!("$CARGO_MANIFEST_DIR/fixtures");
 
 /// Writes the built-in fixtures under `dir` (`portfolio.toml`, `import/<family>/…`).
-pub fn extract_fixtures(dir: &Path) -> Result<(), Error> {
+pub fn extract_fixtures(dir: &Path) -> Result<(), DemoError> {
     std::fs::create_dir_all(dir)
         .and_then(|()| FIXTURES.extract(dir))
-        .map_err(|e| {
-            Error::Invalid(format!(
-                "writing the demo's fixtures to {}: {e}",
-                dir.display()
-            ))
-        })
+        .map_err(io("writing the demo's fixtures to", dir))
 }
 
 /// Prepares a fresh local lake directory, refusing to touch one the demo did not make.
-pub fn fresh_lake(dir: &Path) -> Result<(), Error> {
+pub fn fresh_lake(dir: &Path) -> Result<(), DemoError> {
     if dir.exists() {
         let empty = std::fs::read_dir(dir)
             .map(|mut d| d.next().is_none())
             .unwrap_or(false);
         if !empty && !dir.join(MARKER).exists() {
-            return Err(Error::Invalid(format!(
-                "{} exists and was not made by the demo; pass another --lake",
-                dir.display()
-            )));
+            return Err(DemoError::NotOurs(dir.to_owned()));
         }
-        std::fs::remove_dir_all(dir)
-            .map_err(|e| Error::Invalid(format!("clearing {}: {e}", dir.display())))?;
+        std::fs::remove_dir_all(dir).map_err(io("clearing", dir))?;
     }
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::Invalid(format!("creating {}: {e}", dir.display())))?;
-    std::fs::write(dir.join(MARKER), b"made by dossier demo\n")
-        .map_err(|e| Error::Invalid(format!("writing {}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir).map_err(io("creating", dir))?;
+    std::fs::write(dir.join(MARKER), b"made by dossier demo\n").map_err(io("writing", dir))?;
     Ok(())
 }
 

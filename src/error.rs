@@ -17,6 +17,14 @@ pub enum Error {
     Bundle(#[from] BundleError),
     #[error(transparent)]
     Table(#[from] crate::lake::tables::TableError),
+    #[error(transparent)]
+    Config(#[from] crate::config::ConfigError),
+    #[error(transparent)]
+    Rules(#[from] crate::run::precedence::RulesError),
+    #[error(transparent)]
+    Demo(#[from] crate::demo::DemoError),
+    #[error(transparent)]
+    Run(#[from] crate::run::RunError),
     #[error("building a table")]
     Arrow(#[from] datafusion::arrow::error::ArrowError),
     #[error("encoding Parquet")]

@@ -5,8 +5,9 @@
 use serde::{Deserialize, Serialize};
 
 /// What kind of statement a claim is. Only `fact` may be shown as a sourced fact.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Label {
     /// Stated verbatim in a source: needs a citation and a quote.
     Fact,
@@ -20,6 +21,13 @@ pub enum Label {
     Modeled,
     /// A possibility worth checking, not supported yet.
     Hypothesis,
+}
+
+impl Label {
+    /// The label's name in tables and claims files (`fact`, `modeled`, …).
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
 }
 
 impl Label {

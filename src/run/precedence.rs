@@ -45,43 +45,75 @@ pub const ACCEPTED: &[&str] = AcceptedRow::COLUMNS;
 /// Columns of the `empty_cells` input (its row type is `EmptyCellRow`).
 pub const EMPTY: &[&str] = EmptyCellRow::COLUMNS;
 
+#[derive(Debug, thiserror::Error)]
+pub enum RulesError {
+    #[error("{what}")]
+    RanksCsv {
+        what: String,
+        #[source]
+        source: csv::Error,
+    },
+    #[error("{what}: the header must be `family,rank`")]
+    RanksHeader { what: String },
+    #[error("{what}: line {line}: {problem}")]
+    RanksLine {
+        what: String,
+        line: usize,
+        problem: String,
+    },
+    #[error("sql/{file}")]
+    Rule {
+        file: &'static str,
+        #[source]
+        source: datafusion::error::DataFusionError,
+    },
+    #[error("creating {}", path.display())]
+    Out {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
 /// Family ranks: lower wins.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ranks(pub Vec<(Family, i64)>);
 
 impl Ranks {
     /// Parses `family,rank` CSV with a header. Unknown or repeated families are errors.
-    pub fn parse(text: &str, what: &str) -> Result<Ranks, Error> {
+    pub fn parse(text: &str, what: &str) -> Result<Ranks, RulesError> {
+        let line_err = |line: usize, problem: String| RulesError::RanksLine {
+            what: what.to_string(),
+            line,
+            problem,
+        };
         let mut rdr = csv::ReaderBuilder::new()
             .has_headers(true)
             .trim(csv::Trim::All)
             .from_reader(text.as_bytes());
         let headers = rdr
             .headers()
-            .map_err(|e| Error::Invalid(format!("{what}: {e}")))?
+            .map_err(|source| RulesError::RanksCsv {
+                what: what.to_string(),
+                source,
+            })?
             .clone();
         if headers.iter().collect::<Vec<_>>() != ["family", "rank"] {
-            return Err(Error::Invalid(format!(
-                "{what}: the header must be `family,rank`"
-            )));
+            return Err(RulesError::RanksHeader {
+                what: what.to_string(),
+            });
         }
         let mut out: Vec<(Family, i64)> = Vec::new();
         for (i, rec) in rdr.records().enumerate() {
-            let rec = rec.map_err(|e| Error::Invalid(format!("{what}: line {}: {e}", i + 2)))?;
             let line = i + 2;
-            let family = Family::parse(&rec[0]).ok_or_else(|| {
-                Error::Invalid(format!("{what}: line {line}: unknown family {:?}", &rec[0]))
-            })?;
-            let rank: i64 = rec[1].parse().map_err(|_| {
-                Error::Invalid(format!(
-                    "{what}: line {line}: rank {:?} is not an integer",
-                    &rec[1]
-                ))
-            })?;
+            let rec = rec.map_err(|e| line_err(line, e.to_string()))?;
+            let family = Family::parse(&rec[0])
+                .ok_or_else(|| line_err(line, format!("unknown family {:?}", &rec[0])))?;
+            let rank: i64 = rec[1]
+                .parse()
+                .map_err(|_| line_err(line, format!("rank {:?} is not an integer", &rec[1])))?;
             if out.iter().any(|(f, _)| *f == family) {
-                return Err(Error::Invalid(format!(
-                    "{what}: line {line}: {family} is ranked twice"
-                )));
+                return Err(line_err(line, format!("{family} is ranked twice")));
             }
             out.push((family, rank));
         }
@@ -187,10 +219,10 @@ pub async fn define_rules(ctx: &SessionContext) -> Result<(), Error> {
         tracing::debug!(file, "defining rule");
         ctx.sql(text)
             .await
-            .map_err(|e| Error::Invalid(format!("sql/{file}: {e}")))?
+            .map_err(|source| RulesError::Rule { file, source })?
             .collect()
             .await
-            .map_err(|e| Error::Invalid(format!("sql/{file}: {e}")))?;
+            .map_err(|source| RulesError::Rule { file, source })?;
     }
     Ok(())
 }
@@ -228,8 +260,10 @@ pub async fn apply_files(
         Arc::new(MemTable::try_new(r.schema(), vec![vec![r]])?),
     )?;
     define_rules(&ctx).await?;
-    std::fs::create_dir_all(out)
-        .map_err(|e| Error::Invalid(format!("creating {}: {e}", out.display())))?;
+    std::fs::create_dir_all(out).map_err(|source| RulesError::Out {
+        path: out.to_owned(),
+        source,
+    })?;
     let mut rows = [0usize; 2];
     for (i, table) in ["profile_cells", "conflicts"].iter().enumerate() {
         let target = out.join(format!("{table}.parquet"));

@@ -31,16 +31,11 @@ pub fn verdicts(text: &str, manifest: &SnapshotManifest, ev: &Evidence) -> Vec<V
         if let ClaimLine::Claim(c) = line
             && !manifest.assets.contains_key(&c.asset)
         {
-            v.verdict = "rejected";
-            if !v.gates_failed.contains(&Gate::Malformed) {
-                v.gates_failed.insert(0, Gate::Malformed);
-            }
-            let why = format!("asset {:?} is not in the snapshot", c.asset);
-            v.reason = if v.reason.is_empty() {
-                why
-            } else {
-                format!("{why}; {}", v.reason)
-            };
+            v.reject(
+                Gate::Malformed,
+                format!("asset {:?} is not in the snapshot", c.asset),
+                true,
+            );
         }
     }
     out

@@ -7,15 +7,14 @@
 
 use std::time::Duration;
 
-use bytes::Bytes;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::{Input, Output, claim_id};
 use crate::Error;
 use crate::domain::claims::{Claim, Label};
 use crate::domain::model::sha256_hex;
-use crate::lake::{Lake, LakeError};
+use crate::run::Journal;
 use crate::run::distill::bm25::{self, Bm25};
 use crate::run::distill::spans;
 use crate::run::profile::FIELDS;
@@ -37,8 +36,15 @@ pub struct Config {
 pub struct Client {
     cfg: Config,
     http: reqwest::Client,
-    lake: Lake,
-    journal: String,
+    journal: Journal,
+}
+
+/// A model's answer as journaled: the request's hash, so an entry can be checked
+/// against the request that finds it, and the answer's text.
+#[derive(Serialize, Deserialize)]
+struct Memo {
+    request_sha256: String,
+    content: String,
 }
 
 /// The prompt's instructions: what to return and the rules the gates enforce.
@@ -89,17 +95,12 @@ struct LlmClaim {
 pub const MALFORMED_FIELD: &str = "llm.malformed";
 
 impl Client {
-    pub fn new(cfg: Config, lake: Lake, run_id: &str) -> Result<Client, Error> {
+    pub fn new(cfg: Config, journal: Journal) -> Result<Client, Error> {
         let http = reqwest::Client::builder()
             .timeout(cfg.timeout)
             .build()
             .map_err(|e| Error::Invalid(format!("building the LLM client: {e}")))?;
-        Ok(Client {
-            cfg,
-            http,
-            lake,
-            journal: format!("runs/{run_id}/journal/llm"),
-        })
+        Ok(Client { cfg, http, journal })
     }
 
     /// The prompt budget (part of what determines a run's output).
@@ -124,32 +125,20 @@ impl Client {
         let (body, prompt_tokens, bundle_tokens) = self.request(input, out);
         let text = body.to_string();
         let hash = sha256_hex(text.as_bytes());
-        let key = format!("{}/{hash}.json", self.journal);
+        let key = self.journal.key("llm", &text);
         let content = rt.block_on(async {
-            match self.lake.get(&key).await {
-                Ok(b) => {
-                    let v: Value = serde_json::from_slice(&b).map_err(|e| {
-                        Error::Invalid(format!("{key}: journal entry does not parse: {e}"))
-                    })?;
-                    if v.get("request_sha256").and_then(Value::as_str) != Some(hash.as_str()) {
-                        return Err(Error::Invalid(format!(
-                            "{key}: journal entry is for another request"
-                        )));
-                    }
-                    Ok(v.get("content")
-                        .and_then(Value::as_str)
-                        .unwrap_or("")
-                        .to_string())
-                }
-                Err(LakeError::NotFound { .. }) => {
+            match self.journal.read::<Memo>(&key).await? {
+                Some(m) if m.request_sha256 == hash => Ok::<_, Error>(m.content),
+                Some(_) => Err(crate::run::RunError::ForeignEntry { key: key.clone() }.into()),
+                None => {
                     let content = self.call(&text).await?;
-                    let entry = json!({"request_sha256": hash, "content": content});
-                    self.lake
-                        .put_if_absent(&key, Bytes::from(entry.to_string()))
-                        .await?;
-                    Ok(content)
+                    let memo = Memo {
+                        request_sha256: hash.clone(),
+                        content,
+                    };
+                    self.journal.write(&key, &memo).await?;
+                    Ok(memo.content)
                 }
-                Err(e) => Err(e.into()),
             }
         })?;
         Ok((

@@ -16,8 +16,15 @@ use serde::Serialize;
 use crate::domain::claims::{Claim, ClaimLine, Label};
 use crate::run::evidence::Evidence;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+mod run_level;
+
+pub use run_level::judge;
+
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, strum::IntoStaticStr,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Gate {
     Malformed,
     Citation,
@@ -32,11 +39,27 @@ pub enum Gate {
     Binding,
 }
 
+impl Gate {
+    /// The gate's name in tables and verdict lines (`citation`, `binding`, …).
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+}
+
+/// Whether a claim passed every gate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, strum::IntoStaticStr)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum Status {
+    Accepted,
+    Rejected,
+}
+
 /// One verdict line of `dossier verify`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Verdict {
     pub id: Option<String>,
-    pub verdict: &'static str,
+    pub verdict: Status,
     pub gates_failed: Vec<Gate>,
     pub reason: String,
     pub source_id: Option<String>,
@@ -45,7 +68,25 @@ pub struct Verdict {
 
 impl Verdict {
     pub fn accepted(&self) -> bool {
-        self.verdict == "accepted"
+        self.verdict == Status::Accepted
+    }
+
+    /// Rejects the claim for `gate` (once per gate), adding `why` to the reason: after
+    /// the reasons so far, or before them with `first` (a malformed claim says so first).
+    pub fn reject(&mut self, gate: Gate, why: String, first: bool) {
+        self.verdict = Status::Rejected;
+        if !self.gates_failed.contains(&gate) {
+            if first {
+                self.gates_failed.insert(0, gate);
+            } else {
+                self.gates_failed.push(gate);
+            }
+        }
+        self.reason = match (self.reason.is_empty(), first) {
+            (true, _) => why,
+            (false, true) => format!("{why}; {}", self.reason),
+            (false, false) => format!("{}; {why}", self.reason),
+        };
     }
 }
 
@@ -286,7 +327,7 @@ pub fn verify(lines: &[ClaimLine], ev: &Evidence) -> Vec<Verdict> {
         .map(|(l, o)| match (l, o) {
             (ClaimLine::Malformed { id, reason, .. }, _) => Verdict {
                 id: id.clone(),
-                verdict: "rejected",
+                verdict: Status::Rejected,
                 gates_failed: vec![Gate::Malformed],
                 reason: reason.clone(),
                 source_id: None,
@@ -305,9 +346,9 @@ pub fn verify(lines: &[ClaimLine], ev: &Evidence) -> Vec<Verdict> {
                 Verdict {
                     id: Some(c.id.clone()),
                     verdict: if f.0.is_empty() {
-                        "accepted"
+                        Status::Accepted
                     } else {
-                        "rejected"
+                        Status::Rejected
                     },
                     gates_failed: f.0.keys().copied().collect(),
                     reason,

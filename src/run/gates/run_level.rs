@@ -1,0 +1,132 @@
+//! The run-level checks, on top of the claim gates: a claim's field must be in the
+//! profile schema with a label it allows (`schema`), a modeled value must name accepted
+//! assumptions (`label`), and an arm-level fact must sit at a locator that the
+//! extractive reasoner bound to the same cell (`binding`). Pure, like the gates.
+
+use std::collections::HashMap;
+
+use crate::domain::claims::{Claim, ClaimLine, Label};
+use crate::run::evidence::Evidence;
+use crate::run::profile::{self, FieldSpec};
+
+use super::{Gate, Verdict, verify};
+
+/// A cell's identity below its asset: field, endpoint, population, arm.
+type CellKey = (String, String, String, String);
+
+/// Which cell the value at (source id, locator) belongs to.
+type Bindings = HashMap<(String, String), CellKey>;
+
+fn cell_key(c: &Claim) -> CellKey {
+    (
+        c.field.clone(),
+        c.endpoint.clone().unwrap_or_default(),
+        c.population.clone().unwrap_or_default(),
+        c.arm.clone().unwrap_or_default(),
+    )
+}
+
+/// Gates plus the run-level checks for one asset's claims. The first `structural` claims
+/// are the extractive reasoner's: their accepted arm-level facts define which (source id,
+/// locator) holds which cell's value, and every arm-level fact must match that binding.
+pub fn judge(claims: &[Claim], structural: usize, ev: &Evidence) -> Vec<Verdict> {
+    let lines: Vec<ClaimLine> = claims
+        .iter()
+        .map(|c| ClaimLine::Claim(Box::new(c.clone())))
+        .collect();
+    let mut verdicts = verify(&lines, ev);
+    let ok: Vec<bool> = verdicts.iter().map(Verdict::accepted).collect();
+    let bound = bindings(&claims[..structural.min(claims.len())], &verdicts);
+    for (c, v) in claims.iter().zip(verdicts.iter_mut()) {
+        let Some(spec) = profile::spec(&c.field) else {
+            v.reject(
+                Gate::Schema,
+                format!("{:?} is not a profile field", c.field),
+                false,
+            );
+            continue;
+        };
+        check_schema(c, spec, v);
+        if c.label == Label::Modeled && !assumptions_visible(c, claims, &ok) {
+            v.reject(
+                Gate::Label,
+                "a modeled claim must name its assumption claims, each accepted".into(),
+                false,
+            );
+        }
+        if spec.arm_bound && c.label == Label::Fact {
+            check_binding(c, &bound, v);
+        }
+    }
+    verdicts
+}
+
+/// The cells that the accepted arm-level facts of the extractive reasoner bind.
+fn bindings(structural: &[Claim], verdicts: &[Verdict]) -> Bindings {
+    let mut bound = Bindings::new();
+    for (c, v) in structural.iter().zip(verdicts) {
+        if v.accepted()
+            && c.label == Label::Fact
+            && profile::spec(&c.field).is_some_and(|s| s.arm_bound)
+            && let (Some(sid), Some(loc)) = (&v.source_id, &c.locator)
+        {
+            bound.insert((sid.clone(), loc.clone()), cell_key(c));
+        }
+    }
+    bound
+}
+
+/// The field's labels and sections: some fields take only some labels, and a valuation
+/// is never a fact.
+fn check_schema(c: &Claim, spec: &FieldSpec, v: &mut Verdict) {
+    if !spec.labels.is_empty() && !spec.labels.contains(&c.label) {
+        let why = format!(
+            "{} takes only {:?} claims, not {:?}",
+            spec.name, spec.labels, c.label
+        );
+        v.reject(Gate::Schema, why.to_lowercase(), false);
+    }
+    if spec.section() == "valuation" && c.label == Label::Fact {
+        v.reject(Gate::Schema, "valuation is never a fact".into(), false);
+    }
+}
+
+/// Whether a modeled claim names its inputs, each an accepted assumption claim.
+fn assumptions_visible(c: &Claim, claims: &[Claim], ok: &[bool]) -> bool {
+    !c.inputs.is_empty()
+        && c.inputs.iter().all(|i| {
+            claims
+                .iter()
+                .position(|x| &x.id == i)
+                .is_some_and(|k| claims[k].label == Label::Assumption && ok[k])
+        })
+}
+
+/// An arm-level fact must cite a locator bound to the very cell it claims.
+fn check_binding(c: &Claim, bound: &Bindings, v: &mut Verdict) {
+    let at = v
+        .source_id
+        .clone()
+        .zip(c.locator.clone())
+        .and_then(|k| bound.get(&k));
+    match at {
+        Some(k) if *k == cell_key(c) => {}
+        Some(k) => v.reject(
+            Gate::Binding,
+            format!(
+                "the value at {} belongs to {} / {} / {} / {}, not to the claimed cell",
+                c.locator.as_deref().unwrap_or(""),
+                k.0,
+                k.1,
+                k.2,
+                k.3
+            ),
+            false,
+        ),
+        None => v.reject(
+            Gate::Binding,
+            "an arm-level value needs a locator to a posted result of the cited trial".into(),
+            false,
+        ),
+    }
+}
