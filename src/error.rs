@@ -25,6 +25,10 @@ pub enum Error {
     Demo(#[from] crate::demo::DemoError),
     #[error(transparent)]
     Run(#[from] crate::run::RunError),
+    #[error(transparent)]
+    Snapshot(#[from] crate::snapshot::SnapshotError),
+    #[error(transparent)]
+    Access(#[from] crate::access::AccessError),
     #[error("building a table")]
     Arrow(#[from] datafusion::arrow::error::ArrowError),
     #[error("encoding Parquet")]

@@ -33,6 +33,7 @@ use tokio::sync::Mutex;
 use tonic::{Request, Response, Status};
 
 use crate::Error;
+use crate::access::AccessError;
 use crate::access::sql;
 use crate::lake::Lake;
 
@@ -376,13 +377,10 @@ pub async fn serve(lake: Lake, snapshot: String, addr: SocketAddr) -> Result<(),
     server
         .ctx()
         .await
-        .map_err(|s| Error::Invalid(s.message().to_string()))?;
-    let listener = tokio::net::TcpListener::bind(addr)
-        .await
-        .map_err(|e| Error::Invalid(format!("binding {addr}: {e}")))?;
-    let local = listener
-        .local_addr()
-        .map_err(|e| Error::Invalid(format!("binding {addr}: {e}")))?;
+        .map_err(|s| AccessError::Session(s.message().to_string()))?;
+    let bind = |source| AccessError::Bind { addr, source };
+    let listener = tokio::net::TcpListener::bind(addr).await.map_err(bind)?;
+    let local = listener.local_addr().map_err(bind)?;
     println!("grpc://{local}");
     use std::io::Write;
     let _ = std::io::stdout().flush();
@@ -395,5 +393,11 @@ pub async fn serve(lake: Lake, snapshot: String, addr: SocketAddr) -> Result<(),
             },
         )
         .await
-        .map_err(|e| Error::Invalid(format!("serving on {local}: {e}")))
+        .map_err(|source| {
+            AccessError::Serve {
+                addr: local,
+                source,
+            }
+            .into()
+        })
 }

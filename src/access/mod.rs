@@ -2,7 +2,47 @@
 //! the interactive prompt (`shell`), the read-only Arrow Flight SQL server (`flight`)
 //! and the HTML/Markdown pages of a run (`report`). Nothing here writes to the lake.
 
+use std::path::PathBuf;
+
 pub mod flight;
 pub mod report;
 pub mod shell;
 pub mod sql;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AccessError {
+    #[error("{key}: not a run manifest")]
+    RunManifest {
+        key: String,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("run {id} has no manifest in the lake (runs: {known})")]
+    NoSuchRun { id: String, known: String },
+    #[error("no table or view named {0}")]
+    NoSuchTable(String),
+    #[error("asset {asset} has no cells in run {run}")]
+    NoCells { asset: String, run: String },
+    #[error("writing {}", path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("terminal")]
+    Terminal(#[from] rustyline::error::ReadlineError),
+    #[error("binding {addr}")]
+    Bind {
+        addr: std::net::SocketAddr,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("serving on {addr}")]
+    Serve {
+        addr: std::net::SocketAddr,
+        #[source]
+        source: tonic::transport::Error,
+    },
+    #[error("opening the session: {0}")]
+    Session(String),
+}

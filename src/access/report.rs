@@ -12,6 +12,7 @@ use datafusion::prelude::{SessionContext, col, lit};
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 use crate::Error;
+use crate::access::AccessError;
 use crate::access::sql::RunRow;
 use crate::lake::tables::{ClaimRow, ProfileConflictRow, ProfileRow, Table};
 use crate::run::profile;
@@ -255,10 +256,11 @@ pub async fn load(
     if let Some(a) = asset
         && !assets.contains_key(a)
     {
-        return Err(Error::Invalid(format!(
-            "asset {a} has no cells in run {}",
-            run.run_id
-        )));
+        return Err(AccessError::NoCells {
+            asset: a.to_string(),
+            run: run.run_id.clone(),
+        }
+        .into());
     }
     Ok(RunReport { run, assets })
 }
@@ -652,8 +654,9 @@ pub fn write_dir(
     format: Format,
     report: &RunReport,
 ) -> Result<usize, Error> {
-    let io = |path: &std::path::Path, e: std::io::Error| {
-        Error::Invalid(format!("writing {}: {e}", path.display()))
+    let io = |path: &std::path::Path, source: std::io::Error| AccessError::Write {
+        path: path.to_owned(),
+        source,
     };
     std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     let write = |name: &str, text: String| {

@@ -10,6 +10,7 @@ use rustyline::DefaultEditor;
 use rustyline::error::ReadlineError;
 
 use crate::Error;
+use crate::access::AccessError;
 use crate::access::sql::{self, Format};
 use crate::lake::Lake;
 
@@ -171,7 +172,7 @@ pub async fn interactive(
         timing: false,
         run: current,
     };
-    let mut editor = DefaultEditor::new().map_err(|e| Error::Invalid(format!("terminal: {e}")))?;
+    let mut editor = DefaultEditor::new().map_err(AccessError::Terminal)?;
     let history = crate::config::history_path();
     if let Some(h) = &history {
         // a missing history file is the first session, not an error
@@ -200,7 +201,7 @@ pub async fn interactive(
                 continue;
             }
             Err(ReadlineError::Eof) => break,
-            Err(e) => return Err(Error::Invalid(format!("terminal: {e}"))),
+            Err(e) => return Err(AccessError::Terminal(e).into()),
         };
         let Some(input) = buffer.push(&line) else {
             continue;

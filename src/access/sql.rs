@@ -21,6 +21,7 @@ use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer};
 
 use crate::Error;
+use crate::access::AccessError;
 use crate::lake::Lake;
 use crate::lake::bundle;
 use crate::run::RunManifest;
@@ -112,8 +113,13 @@ pub async fn runs(lake: &Lake) -> Result<Vec<RunRow>, Error> {
                 || (f.starts_with("manifest-shard-") && f.ends_with(".json"))
         }) {
             let key = format!("runs/{id}/{file}");
-            let m: RunManifest = serde_json::from_slice(&lake.get(&key).await?)
-                .map_err(|e| Error::Invalid(format!("{key}: {e}")))?;
+            let m: RunManifest =
+                serde_json::from_slice(&lake.get(&key).await?).map_err(|source| {
+                    AccessError::RunManifest {
+                        key: key.clone(),
+                        source,
+                    }
+                })?;
             match row.as_mut() {
                 None => {
                     row = Some(RunRow {
@@ -147,17 +153,18 @@ pub fn pick_run<'a>(runs: &'a [RunRow], pin: Option<&str>) -> Result<Option<&'a 
         None => Ok(runs.last()),
         Some(id) => match runs.iter().find(|r| r.run_id == id) {
             Some(r) => Ok(Some(r)),
-            None => Err(Error::Invalid(format!(
-                "run {id} has no manifest in the lake (runs: {})",
-                if runs.is_empty() {
+            None => Err(AccessError::NoSuchRun {
+                id: id.to_string(),
+                known: if runs.is_empty() {
                     "none".to_string()
                 } else {
                     runs.iter()
                         .map(|r| r.run_id.as_str())
                         .collect::<Vec<_>>()
                         .join(", ")
-                }
-            ))),
+                },
+            }
+            .into()),
         },
     }
 }
@@ -377,7 +384,7 @@ pub async fn describe(
     if let Some(n) = name
         && out.is_empty()
     {
-        return Err(Error::Invalid(format!("no table or view named {n}")));
+        return Err(AccessError::NoSuchTable(n.to_string()).into());
     }
     Ok(out)
 }

@@ -201,6 +201,12 @@ pub enum RunError {
     },
     #[error("{key}: journal entry is for another request")]
     ForeignEntry { key: String },
+    #[error("writing {}", path.display())]
+    Write {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("encoding {what}")]
     Encode {
         what: String,
@@ -277,9 +283,7 @@ async fn pin(lake: &Lake, opts: &Options) -> Result<Pinned, Error> {
         .iter()
         .find(|a| !manifest.assets.contains_key(*a))
     {
-        return Err(Error::Invalid(format!(
-            "asset {a:?} is not in the snapshot"
-        )));
+        return Err(RunError::UnknownAsset(a.clone()).into());
     }
     let model = match (opts.reasoner, &opts.llm) {
         (Reasoner::Llm, Some(cfg)) => Some(cfg.model.clone()),

@@ -29,6 +29,18 @@ use crate::lake::tables;
 
 pub const LATEST_KEY: &str = "snapshots/latest";
 
+#[derive(Debug, thiserror::Error)]
+pub enum SnapshotError {
+    #[error("{what}: {message}")]
+    BadId { what: &'static str, message: String },
+    #[error("{key}: not a snapshot manifest")]
+    NotManifest {
+        key: String,
+        #[source]
+        source: serde_json::Error,
+    },
+}
+
 /// What a snapshot produced, for the summary line and benchmarks.
 #[derive(Debug)]
 pub struct SnapshotOutcome {
@@ -188,19 +200,24 @@ pub async fn read_bundle(
 pub async fn load(lake: &Lake, id_or_latest: &str) -> Result<(Hash256, SnapshotManifest), Error> {
     let id = if id_or_latest == "latest" {
         let raw = lake.get(LATEST_KEY).await?;
-        Hash256::try_from(String::from_utf8_lossy(&raw).trim().to_string())
-            .map_err(|m| Error::Invalid(format!("{LATEST_KEY}: {m}")))?
+        Hash256::try_from(String::from_utf8_lossy(&raw).trim().to_string()).map_err(|message| {
+            SnapshotError::BadId {
+                what: LATEST_KEY,
+                message,
+            }
+        })?
     } else {
-        Hash256::try_from(id_or_latest.to_string())
-            .map_err(|m| Error::Invalid(format!("--snapshot: {m}")))?
+        Hash256::try_from(id_or_latest.to_string()).map_err(|message| SnapshotError::BadId {
+            what: "--snapshot",
+            message,
+        })?
     };
     let bytes = lake.get_verified(&SnapshotManifest::key(&id), &id).await?;
-    let manifest: SnapshotManifest = serde_json::from_slice(&bytes).map_err(|e| {
-        Error::Invalid(format!(
-            "{}: not a snapshot manifest: {e}",
-            SnapshotManifest::key(&id)
-        ))
-    })?;
+    let manifest: SnapshotManifest =
+        serde_json::from_slice(&bytes).map_err(|source| SnapshotError::NotManifest {
+            key: SnapshotManifest::key(&id),
+            source,
+        })?;
     Ok((id, manifest))
 }
 

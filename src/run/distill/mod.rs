@@ -74,8 +74,10 @@ pub fn distill_bundle(
             text.push('\n');
         }
         let path = dir.join(format!("{asset}.jsonl"));
-        std::fs::write(&path, text)
-            .map_err(|e| Error::Invalid(format!("writing {}: {e}", path.display())))?;
+        std::fs::write(&path, text).map_err(|source| crate::run::RunError::Write {
+            path: path.clone(),
+            source,
+        })?;
     }
     let out: Vec<Distilled> = picks
         .iter()
@@ -116,9 +118,7 @@ pub async fn run(
 ) -> Result<Vec<(Vec<Distilled>, AssetStats)>, Error> {
     let (_, manifest) = crate::snapshot::load(lake, snapshot_ref).await?;
     if let Some(a) = assets.iter().find(|a| !manifest.assets.contains_key(*a)) {
-        return Err(Error::Invalid(format!(
-            "asset {a:?} is not in the snapshot"
-        )));
+        return Err(crate::run::RunError::UnknownAsset(a.clone()).into());
     }
     let mut out = Vec::new();
     for (asset, entry) in &manifest.assets {
