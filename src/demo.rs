@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::Error;
-use crate::domain::portfolio::Portfolio;
+use crate::domain::Portfolio;
 use crate::lake::Lake;
 use crate::snapshot::{self, SnapshotOutcome};
 

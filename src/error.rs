@@ -1,6 +1,6 @@
 //! The crate-level error: the kinds callers branch on, with module errors inside.
 
-use crate::domain::portfolio::PortfolioError;
+use crate::domain::PortfolioError;
 use crate::lake::LakeError;
 use crate::lake::bundle::BundleError;
 use crate::snapshot::import::ImportError;

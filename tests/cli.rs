@@ -11,7 +11,7 @@ use common::*;
 #[test]
 fn real_portfolio_parses() {
     let Some(real) = real_sources() else { return };
-    let p = dossier::domain::portfolio::Portfolio::load(&real.join("portfolio.toml")).unwrap();
+    let p = dossier::domain::Portfolio::load(&real.join("portfolio.toml")).unwrap();
     assert_eq!(p.asset.len(), 17);
     let dupi = p
         .asset
@@ -120,10 +120,7 @@ fn raw_bytes_in_bundles_match_the_source_slices() {
         real_import(&real).join("ctgov/NCT02552212_certolizumab_ucb_ph3_v2023-12-12.json"),
     )
     .unwrap();
-    assert_eq!(
-        rows[0]["content_sha256"],
-        dossier::domain::model::sha256_hex(&old)
-    );
+    assert_eq!(rows[0]["content_sha256"], dossier::domain::sha256_hex(&old));
     assert_eq!(rows[0]["raw_bytes"], old.len());
     // Text leaves keep Unicode and CT.gov's markdown escapes verbatim.
     let hits = sql_json(

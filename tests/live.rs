@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use dossier::domain::portfolio::Portfolio;
+use dossier::domain::Portfolio;
 use dossier::lake::Lake;
 use dossier::snapshot::fetch::http::{Client, FetchError, HttpConfig, Limit};
 use dossier::snapshot::fetch::{LiveConfig, LiveStats, snapshot_live};
@@ -216,7 +216,7 @@ async fn a_failed_family_is_fetch_failed_with_its_error_and_the_others_lose_noth
     let st = statuses(&out.manifest);
     for asset in ["zelnorib", "quorvimab"] {
         assert_eq!(st[&(asset.into(), "sec".into())], "fetch_failed");
-        let o = &out.manifest.assets[asset].families[&dossier::domain::model::Family::Sec];
+        let o = &out.manifest.assets[asset].families[&dossier::domain::Family::Sec];
         assert!(o.detail.contains("HTTP 500"), "{}", o.detail);
     }
     assert_eq!(st[&("zelnorib".into(), "fda_label".into())], "fetch_failed");
@@ -443,7 +443,7 @@ async fn recorded_openfda_and_sec_exchanges_replay_with_their_headers_and_the_40
             .get("sec", &format!("{base}{target}"), (None, None), &any)
             .await
             .unwrap();
-        assert_eq!(dossier::domain::model::sha256_hex(&r.body), sha);
+        assert_eq!(dossier::domain::sha256_hex(&r.body), sha);
     }
 }
 

@@ -10,8 +10,8 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 
 use dossier::access::{flight, report, shell, sql};
-use dossier::domain::model::AssetId;
-use dossier::domain::portfolio::Portfolio;
+use dossier::domain::AssetId;
+use dossier::domain::Portfolio;
 use dossier::lake::Lake;
 use dossier::run::precedence::Ranks;
 use dossier::snapshot::fetch::LiveConfig;

@@ -9,8 +9,8 @@ use anyhow::Context;
 
 use dossier::access::{report, sql};
 use dossier::config;
-use dossier::domain::model::AssetId;
-use dossier::domain::portfolio::Portfolio;
+use dossier::domain::AssetId;
+use dossier::domain::Portfolio;
 use dossier::run::precedence::Ranks;
 use dossier::run::reason::llm;
 use dossier::snapshot::fetch::LiveConfig;

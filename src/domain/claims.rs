@@ -102,7 +102,7 @@ pub fn parse_lines(text: &str) -> Vec<ClaimLine> {
                     reason: format!(
                         "line {}: not a claim: {}",
                         i + 1,
-                        crate::domain::portfolio::one_line(&e.to_string())
+                        crate::domain::one_line(&e.to_string())
                     ),
                 });
             }

@@ -2,6 +2,10 @@
 //! family statuses and the ids (`AssetId`, `Hash256`); the portfolio an analyst writes;
 //! claims and their labels. No I/O beyond reading the portfolio file.
 
-pub mod claims;
-pub mod model;
-pub mod portfolio;
+mod claims;
+mod model;
+mod portfolio;
+
+pub use claims::{Claim, ClaimLine, Label, parse_lines};
+pub use model::{AssetId, Facets, Family, FamilyStatus, Hash256, Record, TextField, sha256_hex};
+pub use portfolio::{Asset, Portfolio, PortfolioError, SourceMeta, is_nct_id, one_line};

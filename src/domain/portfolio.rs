@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::model::AssetId;
+use crate::domain::AssetId;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PortfolioError {

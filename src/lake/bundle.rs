@@ -16,7 +16,7 @@ use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use datafusion::parquet::basic::{Compression, ZstdLevel};
 use datafusion::parquet::file::properties::{EnabledStatistics, WriterProperties};
 
-use crate::domain::model::Record;
+use crate::domain::Record;
 use crate::snapshot::resolve::Role;
 
 #[derive(Debug, thiserror::Error)]
@@ -119,7 +119,7 @@ const COMPETITOR_KEEP: [&str; 9] = [
     "/boxed_warning/",
 ];
 
-fn kept(role: Role, tf: &crate::domain::model::TextField) -> bool {
+fn kept(role: Role, tf: &crate::domain::TextField) -> bool {
     role != Role::Competitor
         || COMPETITOR_KEEP
             .iter()
@@ -355,7 +355,7 @@ pub fn raw_column(batch: &RecordBatch) -> Option<&BinaryArray> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::model::{Facets, Family, TextField, sha256_hex};
+    use crate::domain::{Facets, Family, TextField, sha256_hex};
     use proptest::prelude::*;
 
     fn record(key: &str, text: &str) -> Record {

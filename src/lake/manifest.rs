@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::model::{Family, Hash256, Record};
-use crate::domain::portfolio::Portfolio;
+use crate::domain::Portfolio;
+use crate::domain::{Family, Hash256, Record};
 use crate::snapshot::import::Unplaced;
 use crate::snapshot::resolve::{FamilyOutcome, Role};
 

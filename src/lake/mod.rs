@@ -14,7 +14,7 @@ use object_store::path::Path as ObjPath;
 use object_store::{ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload};
 use url::Url;
 
-use crate::domain::model::Hash256;
+use crate::domain::Hash256;
 
 #[derive(Debug, thiserror::Error)]
 pub enum LakeError {

@@ -12,8 +12,8 @@ use futures::{StreamExt, TryStreamExt};
 use serde::Serialize;
 
 use crate::Error;
-use crate::domain::claims::Claim;
-use crate::domain::model::{Family, FamilyStatus, Hash256};
+use crate::domain::Claim;
+use crate::domain::{Family, FamilyStatus, Hash256};
 use crate::lake::Lake;
 use crate::lake::bundle::{self, Row};
 use crate::lake::manifest::SnapshotManifest;

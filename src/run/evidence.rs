@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use datafusion::arrow::array::RecordBatch;
 
-use crate::domain::model::Family;
+use crate::domain::Family;
 
 /// One record, ready for the quote and locator gates.
 #[derive(Debug)]
@@ -132,7 +132,7 @@ pub fn bare_label(s: &str) -> Option<(Family, String)> {
     let t = s.trim();
     let upper = t.to_ascii_uppercase();
     let digits = |x: &str| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit());
-    if crate::domain::portfolio::is_nct_id(t) {
+    if crate::domain::is_nct_id(t) {
         return Some((Family::Ctgov, upper));
     }
     if let Some(rest) = upper.strip_prefix("PMID") {

@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::Error;
-use crate::domain::model::sha256_hex;
+use crate::domain::sha256_hex;
 use crate::lake::{Lake, LakeError};
 use crate::run::RunError;
 

@@ -32,8 +32,8 @@ use datafusion::arrow::array::RecordBatch;
 use serde::Serialize;
 
 use crate::Error;
-use crate::domain::claims::Claim;
-use crate::domain::model::{Hash256, sha256_hex};
+use crate::domain::Claim;
+use crate::domain::{Hash256, sha256_hex};
 use crate::lake::Lake;
 use crate::lake::manifest::SnapshotManifest;
 use crate::lake::tables::{AcceptedRow, EmptyCellRow};

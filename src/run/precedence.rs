@@ -12,7 +12,7 @@ use datafusion::datasource::MemTable;
 use datafusion::prelude::SessionContext;
 
 use crate::Error;
-use crate::domain::model::Family;
+use crate::domain::Family;
 use crate::lake::tables::{AcceptedRow, EmptyCellRow, Table};
 
 /// The rules, in the order they run.

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::domain::model::{Family, FamilyStatus};
+use crate::domain::{Family, FamilyStatus};
 
 /// One field of the profile.
 #[derive(Debug)]
@@ -21,7 +21,7 @@ pub struct FieldSpec {
     /// group (arm-level results): text quotes cannot bind a number to an arm.
     pub arm_bound: bool,
     /// Only these labels may fill the field (empty: any).
-    pub labels: &'static [crate::domain::claims::Label],
+    pub labels: &'static [crate::domain::Label],
     pub doc: &'static str,
 }
 
@@ -31,7 +31,7 @@ impl FieldSpec {
     }
 }
 
-use crate::domain::claims::Label as L;
+use crate::domain::Label as L;
 use Family::*;
 
 const CT: &[Family] = &[Ctgov];

@@ -8,7 +8,7 @@ use datafusion::arrow::array::RecordBatch;
 use serde::Serialize;
 
 use crate::Error;
-use crate::domain::model::sha256_hex;
+use crate::domain::sha256_hex;
 use crate::lake::Lake;
 use crate::lake::tables::{
     AcceptedRow, CellRow, ConflictRow, EmptyCellRow, RulesCellRow, Table, non_empty,

@@ -3,8 +3,8 @@
 //! index once, and returns one verdict per claim line in input order.
 
 use crate::Error;
-use crate::domain::claims::{ClaimLine, parse_lines};
-use crate::domain::model::Hash256;
+use crate::domain::Hash256;
+use crate::domain::{ClaimLine, parse_lines};
 use crate::lake::Lake;
 use crate::lake::manifest::SnapshotManifest;
 use crate::run::evidence::Evidence;

@@ -23,8 +23,8 @@ use crate::lake::manifest::{AssetEntry, CatalogEntry, FORMAT, Member, SnapshotMa
 use crate::snapshot::import::Imported;
 use std::collections::BTreeMap;
 
-use crate::domain::model::{Family, Hash256};
-use crate::domain::portfolio::Portfolio;
+use crate::domain::Portfolio;
+use crate::domain::{Family, Hash256};
 use crate::lake::tables;
 
 pub const LATEST_KEY: &str = "snapshots/latest";

@@ -10,8 +10,8 @@ use rayon::prelude::*;
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::model::{Family, FamilyStatus, Record};
-use crate::domain::portfolio::Asset;
+use crate::domain::Asset;
+use crate::domain::{Family, FamilyStatus, Record};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

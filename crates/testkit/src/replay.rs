@@ -21,8 +21,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
 use dossier::Error;
-use dossier::domain::model::{Family, Record, sha256_hex};
-use dossier::domain::portfolio::Portfolio;
+use dossier::domain::Portfolio;
+use dossier::domain::{Family, Record, sha256_hex};
 
 /// A canned response.
 #[derive(Clone, Debug)]

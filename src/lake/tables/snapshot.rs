@@ -6,7 +6,7 @@ use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::error::ArrowError;
 
 use super::{Table, table};
-use crate::domain::model::{Hash256, sha256_hex};
+use crate::domain::{Hash256, sha256_hex};
 use crate::lake::manifest::SnapshotManifest;
 
 table! {

@@ -4,7 +4,7 @@
 //! and holds about [`MAX_WORDS`] words, cut at a sentence end where one is near.
 //! Span id = sha256 of (source id, locator, start, end, text). Pure.
 
-use crate::domain::model::sha256_hex;
+use crate::domain::sha256_hex;
 
 /// Target passage length in words; a passage is cut at the first sentence end after
 /// this many words, or at 1.5 times this many words.

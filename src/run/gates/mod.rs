@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
-use crate::domain::claims::{Claim, ClaimLine, Label};
+use crate::domain::{Claim, ClaimLine, Label};
 use crate::run::evidence::Evidence;
 
 mod run_level;
@@ -384,8 +384,8 @@ mod tests {
 #[cfg(test)]
 mod props {
     use super::*;
-    use crate::domain::claims::Claim;
-    use crate::domain::model::Family;
+    use crate::domain::Claim;
+    use crate::domain::Family;
     use crate::run::evidence::EvidenceRecord;
     use proptest::prelude::*;
 

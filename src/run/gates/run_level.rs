@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use crate::domain::claims::{Claim, ClaimLine, Label};
+use crate::domain::{Claim, ClaimLine, Label};
 use crate::run::evidence::Evidence;
 use crate::run::profile::{self, FieldSpec};
 

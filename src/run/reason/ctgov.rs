@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use super::tree::{Node, Xml, parse_json};
 use super::{Emit, Input, Key};
-use crate::domain::claims::Label;
+use crate::domain::Label;
 use crate::lake::bundle::Row;
 
 /// A text value with the locator of its field.

@@ -12,8 +12,8 @@ use serde_json::{Value, json};
 
 use super::{Input, Output, claim_id};
 use crate::Error;
-use crate::domain::claims::{Claim, Label};
-use crate::domain::model::sha256_hex;
+use crate::domain::sha256_hex;
+use crate::domain::{Claim, Label};
 use crate::run::Journal;
 use crate::run::distill::bm25::{self, Bm25};
 use crate::run::distill::spans;

@@ -6,9 +6,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::domain::claims::{Claim, Label};
-use crate::domain::model::{Family, FamilyStatus};
-use crate::domain::portfolio::Asset;
+use crate::domain::Asset;
+use crate::domain::{Claim, Label};
+use crate::domain::{Family, FamilyStatus};
 use crate::lake::bundle::Row;
 
 pub mod ctgov;
@@ -203,7 +203,7 @@ pub fn claim_id(prefix: &str, c: &Claim) -> String {
     .to_string();
     format!(
         "{prefix}-{}",
-        &crate::domain::model::sha256_hex(text.as_bytes())[..16]
+        &crate::domain::sha256_hex(text.as_bytes())[..16]
     )
 }
 

@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 
 use super::{Emit, Input, Key, first_sentence, mentions, sentence_with};
-use crate::domain::claims::Label;
-use crate::domain::model::Family;
+use crate::domain::Family;
+use crate::domain::Label;
 use crate::lake::bundle::Row;
 
 /// A row's text fields by locator.

@@ -354,7 +354,7 @@ impl Client {
                 return Err(FetchError::Status {
                     url: url.to_string(),
                     status,
-                    snippet: crate::domain::portfolio::one_line(&String::from_utf8_lossy(
+                    snippet: crate::domain::one_line(&String::from_utf8_lossy(
                         &body[..body.len().min(200)],
                     )),
                 });

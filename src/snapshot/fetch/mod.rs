@@ -24,8 +24,8 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
-use crate::domain::model::{Family, FamilyStatus, Hash256, sha256_hex};
-use crate::domain::portfolio::{Asset, Portfolio, SourceMeta};
+use crate::domain::{Asset, Portfolio, SourceMeta};
+use crate::domain::{Family, FamilyStatus, Hash256, sha256_hex};
 use crate::lake::Lake;
 use crate::lake::manifest::FetchFailure;
 use crate::snapshot::import::{self, ImportFile, Parsed};

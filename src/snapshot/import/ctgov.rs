@@ -8,8 +8,8 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::{Draft, ImportError, ImportFile, Parsed, loose_date, strings_at};
-use crate::domain::model::Facets;
-use crate::domain::portfolio::is_nct_id;
+use crate::domain::Facets;
+use crate::domain::is_nct_id;
 use crate::snapshot::text::{TextError, json, xml};
 
 pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {
@@ -60,7 +60,7 @@ fn v2_study(
     study: &Value,
     raw: Vec<u8>,
     at: &str,
-) -> Result<crate::domain::model::Record, ImportError> {
+) -> Result<crate::domain::Record, ImportError> {
     let nct = study
         .pointer("/protocolSection/identificationModule/nctId")
         .and_then(Value::as_str)
@@ -131,7 +131,7 @@ fn v2_study(
     }))
 }
 
-fn parse_legacy_xml(f: &ImportFile) -> Result<crate::domain::model::Record, ImportError> {
+fn parse_legacy_xml(f: &ImportFile) -> Result<crate::domain::Record, ImportError> {
     let leaves = xml::leaves(&f.bytes).map_err(|e| f.text_err(e))?;
     let find = |path: &str| -> Vec<String> {
         leaves

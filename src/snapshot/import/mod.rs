@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::domain::model::{Facets, Family, Record, TextField, sha256_hex};
-use crate::domain::portfolio::{Portfolio, SourceMeta, one_line};
+use crate::domain::{Facets, Family, Record, TextField, sha256_hex};
+use crate::domain::{Portfolio, SourceMeta, one_line};
 use crate::snapshot::text::TextError;
 
 /// Files larger than this are refused rather than parsed (1 GiB).

@@ -8,7 +8,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::{Draft, ImportError, ImportFile, Parsed, compact_date, strings_at};
-use crate::domain::model::{Facets, Record};
+use crate::domain::{Facets, Record};
 use crate::snapshot::text::json;
 
 struct Result_<'a> {

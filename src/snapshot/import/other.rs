@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use super::{Draft, ImportError, ImportFile, Parsed};
-use crate::domain::model::Facets;
+use crate::domain::Facets;
 use crate::snapshot::text::{html, json, plain};
 
 fn no_url(f: &ImportFile) -> Parsed {

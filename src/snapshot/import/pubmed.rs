@@ -4,8 +4,8 @@
 //! cutoff.
 
 use super::{Draft, ImportError, ImportFile, Parsed, loose_date};
-use crate::domain::model::Facets;
-use crate::domain::portfolio::is_nct_id;
+use crate::domain::Facets;
+use crate::domain::is_nct_id;
 use crate::snapshot::text::{TextError, xml};
 
 pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {

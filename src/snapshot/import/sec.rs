@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::{Draft, ImportError, ImportFile, Parsed, strings_at};
-use crate::domain::model::Facets;
+use crate::domain::Facets;
 use crate::snapshot::text::json;
 
 pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {

@@ -4,7 +4,7 @@
 
 use scraper::{ElementRef, Html, Selector};
 
-use crate::domain::model::TextField;
+use crate::domain::TextField;
 
 const BLOCKS: &str =
     "title, h1, h2, h3, h4, h5, h6, p, li, td, th, dt, dd, blockquote, pre, figcaption, caption";

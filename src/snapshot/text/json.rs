@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::domain::model::TextField;
+use crate::domain::TextField;
 
 /// Appends the leaves of `value` under `prefix` to `out`.
 pub fn leaves(value: &Value, prefix: &str, out: &mut Vec<TextField>) {

@@ -29,7 +29,7 @@ impl TextError {
         TextError::Json {
             line: e.line(),
             column: e.column(),
-            message: crate::domain::portfolio::one_line(&e.to_string()),
+            message: crate::domain::one_line(&e.to_string()),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! (located as `/<row>/<column>`, rows counted from 0 after the header).
 
 use super::TextError;
-use crate::domain::model::TextField;
+use crate::domain::TextField;
 
 /// Passages of a text document; `text` is the exact slice `bytes:START-END` of the input.
 pub fn passages(source: &str) -> Vec<TextField> {
@@ -42,7 +42,7 @@ fn passage(source: &str, start: usize, end: usize) -> TextField {
 pub fn csv_cells(bytes: &[u8]) -> Result<(Vec<String>, Vec<TextField>), TextError> {
     let mut reader = csv::ReaderBuilder::new().flexible(false).from_reader(bytes);
     let csv_err = |e: csv::Error| TextError::Csv {
-        message: crate::domain::portfolio::one_line(&e.to_string()),
+        message: crate::domain::one_line(&e.to_string()),
     };
     let header: Vec<String> = reader
         .headers()

@@ -9,7 +9,7 @@ use quick_xml::Reader;
 use quick_xml::events::{BytesRef, Event};
 
 use super::TextError;
-use crate::domain::model::TextField;
+use crate::domain::TextField;
 
 /// One text leaf with both its exact locator and its position-free path
 /// (`/clinical_study/intervention/intervention_name`), which parsers match on.
@@ -46,7 +46,7 @@ struct Frame {
 fn xml_err(reader: &Reader<&[u8]>, e: impl std::fmt::Display) -> TextError {
     TextError::Xml {
         position: reader.error_position(),
-        message: crate::domain::portfolio::one_line(&e.to_string()),
+        message: crate::domain::one_line(&e.to_string()),
     }
 }
 

@@ -38,7 +38,7 @@ fn main() -> anyhow::Result<()> {
     if args.replay {
         let rt = tokio::runtime::Runtime::new()?;
         return rt.block_on(async {
-            let p = dossier::domain::portfolio::Portfolio::load(&args.out.join("portfolio.toml"))?;
+            let p = dossier::domain::Portfolio::load(&args.out.join("portfolio.toml"))?;
             let world = replay::World::from_import(&args.out.join("import"), &p)?;
             let server = replay::Builder::new(world).start().await?;
             println!("http://{}", server.addr);
