@@ -13,7 +13,6 @@ use datafusion::prelude::SessionContext;
 
 use crate::Error;
 use crate::domain::Family;
-use crate::lake::tables::{AcceptedRow, EmptyCellRow, Table};
 
 /// The rules, in the order they run.
 pub const RULES: &[(&str, &str)] = &[
@@ -38,12 +37,6 @@ pub const RULES: &[(&str, &str)] = &[
 
 /// The default family ranks (the file in `jobs/`).
 pub const DEFAULT_RANKS: &str = include_str!("../../jobs/family_rank.csv");
-
-/// Columns of the `accepted` input (its row type is `AcceptedRow`).
-pub const ACCEPTED: &[&str] = AcceptedRow::COLUMNS;
-
-/// Columns of the `empty_cells` input (its row type is `EmptyCellRow`).
-pub const EMPTY: &[&str] = EmptyCellRow::COLUMNS;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RulesError {
@@ -139,27 +132,6 @@ impl Ranks {
             ],
         )?)
     }
-}
-
-/// A schema of nullable Utf8 columns.
-pub fn utf8_schema(cols: &[&str]) -> SchemaRef {
-    Arc::new(Schema::new(
-        cols.iter()
-            .map(|c| Field::new(*c, DataType::Utf8, true))
-            .collect::<Vec<_>>(),
-    ))
-}
-
-/// Builds a Utf8 batch from rows of optional strings, in the column order given.
-pub fn utf8_batch(cols: &[&str], rows: &[Vec<Option<String>>]) -> Result<RecordBatch, Error> {
-    let arrays: Vec<ArrayRef> = (0..cols.len())
-        .map(|j| {
-            Arc::new(StringArray::from(
-                rows.iter().map(|r| r[j].clone()).collect::<Vec<_>>(),
-            )) as ArrayRef
-        })
-        .collect();
-    Ok(RecordBatch::try_new(utf8_schema(cols), arrays)?)
 }
 
 /// The outputs of the rules, each one batch with every column cast to Utf8.
@@ -340,49 +312,44 @@ pub fn get(a: &StringArray, i: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lake::tables::{AcceptedRow, EmptyCellRow, Table};
 
     /// (field, population, value, family, cutoff)
     type C<'a> = (&'a str, &'a str, &'a str, &'a str, Option<&'a str>);
 
     fn run_rules(cands: &[C<'_>]) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
-        let rows: Vec<Vec<Option<String>>> = cands
+        let rows: Vec<AcceptedRow> = cands
             .iter()
             .enumerate()
-            .map(|(i, (field, pop, value, fam, cut))| {
-                let s = |x: &str| Some(x.to_string());
-                vec![
-                    s("r"),
-                    s("a"),
-                    s("efficacy"),
-                    s(field),
-                    s("NCT1 Primary: ORR"),
-                    s(pop),
-                    s("Drug"),
-                    s(value),
-                    s("%"),
-                    s("fact"),
-                    (!fam.is_empty()).then(|| fam.to_string()),
-                    Some(format!("c{i}")),
-                    Some(format!("{fam}:k{i}@0")),
-                    s("https://x"),
-                    s(value),
-                    s(""),
-                    cut.map(str::to_string),
-                ]
+            .map(|(i, (field, pop, value, fam, cut))| AcceptedRow {
+                run_id: "r".into(),
+                asset_id: "a".into(),
+                section: "efficacy".into(),
+                field: field.to_string(),
+                endpoint: "NCT1 Primary: ORR".into(),
+                population: pop.to_string(),
+                arm: "Drug".into(),
+                value: value.to_string(),
+                unit: "%".into(),
+                label: "fact".into(),
+                family: (!fam.is_empty()).then(|| fam.to_string()),
+                claim_id: format!("c{i}"),
+                source_id: Some(format!("{fam}:k{i}@0")),
+                url: Some("https://x".into()),
+                quote: Some(value.to_string()),
+                locator: Some(String::new()),
+                cutoff_date: cut.map(str::to_string),
             })
             .collect();
-        let accepted = utf8_batch(&ACCEPTED, &rows).unwrap();
-        let empty = utf8_batch(
-            &EMPTY,
-            &[vec![
-                Some("r".into()),
-                Some("a".into()),
-                Some("market".into()),
-                Some("market.survival".into()),
-                Some("source_empty".into()),
-                Some("no epi record".into()),
-            ]],
-        )
+        let accepted = AcceptedRow::to_batch(&rows).unwrap();
+        let empty = EmptyCellRow::to_batch(&[EmptyCellRow {
+            run_id: "r".into(),
+            asset_id: "a".into(),
+            section: "market".into(),
+            field: "market.survival".into(),
+            status: "source_empty".into(),
+            detail: "no epi record".into(),
+        }])
         .unwrap();
         let out = tokio::runtime::Runtime::new()
             .unwrap()

@@ -308,67 +308,62 @@ const DATES: [&str; 6] = [
 /// Candidate claims for the precedence rules: cells of 1 to 4 candidates (2.5 on
 /// average) over 500 assets; a tenth of cutoffs unknown, three in ten values different.
 fn candidates(n: usize) -> anyhow::Result<(Vec<u8>, Vec<u8>)> {
-    use dossier::run::precedence::{ACCEPTED, EMPTY, utf8_batch};
-    let mut rows: Vec<Vec<Option<String>>> = Vec::with_capacity(n);
+    use dossier::lake::tables::{AcceptedRow, EmptyCellRow, Table, to_parquet};
+    let mut rows: Vec<AcceptedRow> = Vec::with_capacity(n);
     let mut c = 0usize;
     while rows.len() < n {
         let m = 1 + num(c, 1) % 4;
         let field = FIELDS[num(c, 2) % FIELDS.len()];
-        let asset = format!("asset{:03}", c % 500);
         for j in 0..m.min(n - rows.len()) {
             let family = FAMILIES[num(c, 3 + j) % 8];
-            let cutoff =
-                (!num(c, 10 + j).is_multiple_of(10)).then(|| DATES[num(c, 20 + j) % 6].to_string());
             let value = if num(c, 30 + j) % 10 < 7 {
                 format!("{}.{}", num(c, 4) % 90, num(c, 5) % 10)
             } else {
                 format!("{}.{}", num(c, 40 + j) % 90, num(c, 41 + j) % 10)
             };
-            let s = |x: &str| Some(x.to_string());
-            rows.push(vec![
-                s("bench"),
-                Some(asset.clone()),
-                field.split('.').next().map(str::to_string),
-                s(field),
-                Some(format!("E{}", c / 500)),
-                s(if num(c, 6).is_multiple_of(2) {
-                    ""
+            let pick = |salt: usize, even: &str, odd: &str| {
+                if num(c, salt).is_multiple_of(2) {
+                    even
                 } else {
-                    "ITT"
-                }),
-                s(if num(c, 7).is_multiple_of(2) {
-                    "Drug"
-                } else {
-                    "Placebo"
-                }),
-                Some(value.clone()),
-                s("%"),
-                s("fact"),
-                s(family),
-                Some(format!("c{c}-{j}")),
-                Some(format!("{family}:k{c}-{j}@0")),
-                Some(format!("https://example.org/{c}/{j}")),
-                Some(value),
-                s(""),
-                cutoff,
-            ]);
+                    odd
+                }
+                .to_string()
+            };
+            rows.push(AcceptedRow {
+                run_id: "bench".into(),
+                asset_id: format!("asset{:03}", c % 500),
+                section: field.split('.').next().unwrap_or_default().to_string(),
+                field: field.to_string(),
+                endpoint: format!("E{}", c / 500),
+                population: pick(6, "", "ITT"),
+                arm: pick(7, "Drug", "Placebo"),
+                value: value.clone(),
+                unit: "%".into(),
+                label: "fact".into(),
+                family: Some(family.to_string()),
+                claim_id: format!("c{c}-{j}"),
+                source_id: Some(format!("{family}:k{c}-{j}@0")),
+                url: Some(format!("https://example.org/{c}/{j}")),
+                quote: Some(value),
+                locator: Some(String::new()),
+                cutoff_date: (!num(c, 10 + j).is_multiple_of(10))
+                    .then(|| DATES[num(c, 20 + j) % 6].to_string()),
+            });
         }
         c += 1;
     }
-    let empty: Vec<Vec<Option<String>>> = (0..500)
-        .map(|a| {
-            vec![
-                Some("bench".into()),
-                Some(format!("asset{a:03}")),
-                Some("market".into()),
-                Some("market.survival".into()),
-                Some("source_empty".into()),
-                Some("no epi record for the asset".into()),
-            ]
+    let empty: Vec<EmptyCellRow> = (0..500)
+        .map(|a| EmptyCellRow {
+            run_id: "bench".into(),
+            asset_id: format!("asset{a:03}"),
+            section: "market".into(),
+            field: "market.survival".into(),
+            status: "source_empty".into(),
+            detail: "no epi record for the asset".into(),
         })
         .collect();
     Ok((
-        dossier::lake::tables::to_parquet(&utf8_batch(&ACCEPTED, &rows)?)?,
-        dossier::lake::tables::to_parquet(&utf8_batch(&EMPTY, &empty)?)?,
+        to_parquet(&AcceptedRow::to_batch(&rows)?)?,
+        to_parquet(&EmptyCellRow::to_batch(&empty)?)?,
     ))
 }
