@@ -16,6 +16,8 @@ pub enum Error {
     #[error(transparent)]
     Bundle(#[from] BundleError),
     #[error(transparent)]
+    Http(#[from] crate::http::HttpError),
+    #[error(transparent)]
     Table(#[from] crate::lake::tables::TableError),
     #[error("building a table")]
     Arrow(#[from] datafusion::arrow::error::ArrowError),
