@@ -17,6 +17,9 @@ pub enum Error {
     Bundle(#[from] BundleError),
     #[error(transparent)]
     Http(#[from] crate::http::HttpError),
+    /// The LLM endpoint gave no usable answer (the cause says which URL and why).
+    #[error("LLM endpoint")]
+    Llm(#[source] crate::http::HttpError),
     #[error(transparent)]
     Table(#[from] crate::lake::tables::TableError),
     #[error("building a table")]
