@@ -16,6 +16,11 @@ pub enum Error {
     #[error(transparent)]
     Bundle(#[from] BundleError),
     #[error(transparent)]
+    Http(#[from] crate::http::HttpError),
+    /// The LLM endpoint gave no usable answer (the cause says which URL and why).
+    #[error("LLM endpoint")]
+    Llm(#[source] crate::http::HttpError),
+    #[error(transparent)]
     Table(#[from] crate::lake::tables::TableError),
     #[error(transparent)]
     Config(#[from] crate::config::ConfigError),

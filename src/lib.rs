@@ -10,6 +10,7 @@ pub mod config;
 pub mod demo;
 pub mod domain;
 pub mod error;
+pub mod http;
 pub mod lake;
 pub mod run;
 pub mod snapshot;

@@ -182,6 +182,7 @@ pub fn plan(cli: Cli) -> anyhow::Result<Plan> {
                     budget: llm_budget,
                     timeout: std::time::Duration::from_secs(llm_timeout),
                     max_bytes: 8 << 20,
+                    retry: dossier::http::RetryConfig::default(),
                 }),
                 _ => None,
             };

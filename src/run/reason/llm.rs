@@ -3,7 +3,8 @@
 //! extractive claims) and BM25-selected passages of its bundle, within a token budget;
 //! the answer is a JSON object of claims that go through the same gates as every other
 //! claim. Each response is memoized in the run's journal under the sha256 of its request
-//! body, so a rerun replays without the endpoint.
+//! body, so a rerun replays without the endpoint. The POST goes through the shared HTTP
+//! policy (`crate::http`); this file must not keep a retry loop or body reader of its own.
 
 use std::time::Duration;
 
@@ -12,8 +13,11 @@ use serde_json::{Value, json};
 
 use super::{Input, Output, claim_id};
 use crate::Error;
-use crate::domain::sha256_hex;
-use crate::domain::{Claim, Label};
+use crate::domain::{Claim, Label, sha256_hex};
+use crate::http::{
+    Attempt, HttpError, Retrier, RetryConfig, Timeouts, is_retryable_status, read_capped,
+    retry_after, status_error,
+};
 use crate::run::Journal;
 use crate::run::distill::bm25::{self, Bm25};
 use crate::run::distill::spans;
@@ -28,14 +32,20 @@ pub struct Config {
     pub api_key: Option<String>,
     /// Prompt budget in cl100k_base tokens (facts plus passages).
     pub budget: usize,
+    /// One attempt's timeout (connect within 10 s of it at most).
     pub timeout: Duration,
-    /// Cap on a response body.
+    /// Cap on a response body; a larger one fails at once.
     pub max_bytes: usize,
+    /// Retries of timeouts, connection errors, malformed JSON, 429 and 5xx; other
+    /// statuses fail at once. `RetryConfig::default()`: 3 retries, backoff from 200 ms
+    /// doubling to 10 s with full jitter, Retry-After honoured up to 60 s.
+    pub retry: RetryConfig,
 }
 
 pub struct Client {
     cfg: Config,
     http: reqwest::Client,
+    retry: Retrier,
     journal: Journal,
 }
 
@@ -96,11 +106,15 @@ pub const MALFORMED_FIELD: &str = "llm.malformed";
 
 impl Client {
     pub fn new(cfg: Config, journal: Journal) -> Result<Client, Error> {
-        let http = reqwest::Client::builder()
-            .timeout(cfg.timeout)
-            .build()
-            .map_err(|e| Error::Invalid(format!("building the LLM client: {e}")))?;
-        Ok(Client { cfg, http, journal })
+        let http = Timeouts::new(cfg.timeout)
+            .client(None)
+            .map_err(Error::Llm)?;
+        Ok(Client {
+            retry: Retrier::new(cfg.retry),
+            cfg,
+            http,
+            journal,
+        })
     }
 
     /// The prompt budget (part of what determines a run's output).
@@ -148,88 +162,69 @@ impl Client {
         ))
     }
 
-    /// POSTs the request; retries timeouts, connection errors, 429 and 5xx with capped
-    /// exponential backoff (Retry-After honoured); other statuses fail at once.
+    /// POSTs the request under the shared retry policy (`Config::retry`).
     async fn call(&self, body: &str) -> Result<String, Error> {
         let url = format!(
             "{}/chat/completions",
             self.cfg.base_url.trim_end_matches('/')
         );
-        let mut delay = Duration::from_millis(200);
-        let mut last = String::new();
-        for attempt in 0..4 {
-            if attempt > 0 {
-                tokio::time::sleep(delay).await;
-                delay = (delay * 2).min(Duration::from_secs(10));
-            }
-            let mut req = self
-                .http
-                .post(&url)
-                .header("content-type", "application/json")
-                .body(body.to_string());
-            if let Some(k) = &self.cfg.api_key {
-                req = req.bearer_auth(k);
-            }
-            let resp = match req.send().await {
-                Ok(r) => r,
-                Err(e) => {
-                    last = format!("{url}: {e}");
-                    continue;
-                }
-            };
-            let status = resp.status();
-            if status.as_u16() == 429 || status.is_server_error() {
-                if let Some(s) = resp
-                    .headers()
-                    .get("retry-after")
-                    .and_then(|v| v.to_str().ok())
-                    .and_then(|v| v.trim().parse::<u64>().ok())
-                {
-                    delay = Duration::from_secs(s.min(60));
-                }
-                last = format!("{url}: HTTP {status}");
-                continue;
-            }
-            if !status.is_success() {
-                return Err(Error::Invalid(format!("LLM endpoint {url}: HTTP {status}")));
-            }
-            let bytes = match read_capped(resp, self.cfg.max_bytes).await {
-                Ok(b) => b,
-                Err(e) => {
-                    last = format!("{url}: {e}");
-                    continue;
-                }
-            };
-            let v: Value = match serde_json::from_slice(&bytes) {
-                Ok(v) => v,
-                Err(e) => {
-                    last = format!("{url}: response is not JSON: {e}");
-                    continue;
-                }
-            };
-            return v
-                .pointer("/choices/0/message/content")
-                .and_then(Value::as_str)
-                .map(str::to_string)
-                .ok_or_else(|| {
-                    Error::Invalid(format!("LLM endpoint {url}: no choices[0].message.content"))
-                });
-        }
-        Err(Error::Invalid(format!(
-            "LLM endpoint failed after 4 attempts: {last}"
-        )))
+        self.retry
+            .run(&url, |_| self.attempt(&url, body))
+            .await
+            .map_err(Error::Llm)
     }
-}
 
-async fn read_capped(mut resp: reqwest::Response, cap: usize) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
-    while let Some(chunk) = resp.chunk().await.map_err(|e| e.to_string())? {
-        if out.len() + chunk.len() > cap {
-            return Err(format!("response over {cap} bytes"));
+    /// One POST: the answer's content, a retry (transport errors, 429 and 5xx with their
+    /// Retry-After, a body that is not JSON) or a failure (other statuses, a body over
+    /// the cap, JSON without `choices[0].message.content`).
+    async fn attempt(&self, url: &str, body: &str) -> Attempt<String> {
+        let mut req = self
+            .http
+            .post(url)
+            .header("content-type", "application/json")
+            .body(body.to_string());
+        if let Some(k) = &self.cfg.api_key {
+            req = req.bearer_auth(k);
         }
-        out.extend_from_slice(&chunk);
+        let resp = match req.send().await {
+            Ok(r) => r,
+            Err(source) => {
+                let url = url.to_string();
+                return Attempt::failed(HttpError::Transport { url, source });
+            }
+        };
+        let status = resp.status();
+        if is_retryable_status(status.as_u16()) {
+            let hint = retry_after::from_headers(resp.headers(), self.retry.clock().now());
+            let error = status_error(resp, url).await;
+            return Attempt::Retry {
+                error,
+                retry_after: hint,
+            };
+        }
+        if !status.is_success() {
+            return Attempt::Fail(status_error(resp, url).await);
+        }
+        let bytes = match read_capped(resp, url, self.cfg.max_bytes as u64).await {
+            Ok(b) => b,
+            Err(e) => return Attempt::failed(e),
+        };
+        let malformed = |source| HttpError::Malformed {
+            url: url.to_string(),
+            source,
+        };
+        let v: Value = match serde_json::from_slice(&bytes) {
+            Ok(v) => v,
+            Err(e) => return Attempt::failed(malformed(e.into())),
+        };
+        match v
+            .pointer("/choices/0/message/content")
+            .and_then(Value::as_str)
+        {
+            Some(content) => Attempt::Done(content.to_string()),
+            None => Attempt::Fail(malformed("no choices[0].message.content".into())),
+        }
     }
-    Ok(out)
 }
 
 /// Turns the model's answer into claims. Items that are not claims become claims of the

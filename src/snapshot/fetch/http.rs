@@ -1,19 +1,27 @@
 //! The polite HTTP client of live snapshots. One rate gate per API (openFDA, SEC, NCBI,
 //! CT.gov, NLM Clinical Tables; each press or epidemiology host its own) is shared by
 //! every concurrent task: requests are spaced by a GCRA limiter (governor) with no burst,
-//! and a 429 or 503 with Retry-After closes the gate for the whole API until then.
-//! Timeouts, connection errors, bodies that break off, 5xx and responses the caller
-//! rejects as malformed are retried with capped exponential backoff and full jitter;
-//! other 4xx are not. Bodies are read in chunks under a size cap (after gzip decoding).
-//! Every request is counted per API, for the summary and the rate benchmark.
+//! and a 429 or 5xx with Retry-After closes the gate for the whole API until then.
+//! Conditional requests (ETag, Last-Modified) and per-API counters live here too. What
+//! is retried, how long to wait and how much body to accept is the shared policy of
+//! `crate::http`; this file must not grow its own retry loop or body reader.
 
 use std::collections::BTreeMap;
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
+
+use crate::http::{
+    Attempt, BackoffConfig, Retrier, RetryConfig, Timeouts, is_retryable_status, read_capped,
+    retry_after, status_error,
+};
+
+/// Why a request gave up: the shared HTTP error (status, body over the cap, Retry-After
+/// too long, retries exhausted with the last error inside).
+pub use crate::http::HttpError as FetchError;
 
 /// A rate limit: `requests` per `per`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,6 +45,7 @@ pub struct HttpConfig {
     pub max_bytes: u64,
     /// Retries after the first attempt.
     pub retries: u32,
+    /// The ceiling of the first backoff; it doubles per retry up to `backoff_cap`.
     pub backoff_base: Duration,
     pub backoff_cap: Duration,
     /// The longest Retry-After honoured; a longer one fails the request.
@@ -49,25 +58,19 @@ pub struct HttpConfig {
     pub default_limit: Limit,
 }
 
-/// Why a request gave up.
-#[derive(Debug, Clone, thiserror::Error)]
-pub enum FetchError {
-    #[error("HTTP {status} from {url}: {snippet}")]
-    Status {
-        url: String,
-        status: u16,
-        snippet: String,
-    },
-    #[error("{url}: body larger than the {limit}-byte cap")]
-    TooLarge { url: String, limit: u64 },
-    #[error("{url}: Retry-After of {secs} s exceeds the {max} s this snapshot waits")]
-    RetryAfterTooLong { url: String, secs: u64, max: u64 },
-    #[error("{url}: gave up after {attempts} attempts; last error: {last}")]
-    Exhausted {
-        url: String,
-        attempts: u32,
-        last: String,
-    },
+impl HttpConfig {
+    /// The shared retry policy with this client's numbers (backoff doubling per retry).
+    pub fn retry(&self) -> RetryConfig {
+        RetryConfig {
+            max_retries: self.retries,
+            backoff: BackoffConfig {
+                init_backoff: self.backoff_base,
+                max_backoff: self.backoff_cap,
+                base: 2.0,
+            },
+            max_retry_after: self.max_retry_after,
+        }
+    }
 }
 
 /// A response the caller accepted.
@@ -169,40 +172,36 @@ impl Gate {
 pub struct Client {
     http: reqwest::Client,
     cfg: HttpConfig,
+    retry: Retrier,
     gates: Mutex<BTreeMap<String, Arc<Gate>>>,
     stats: Mutex<BTreeMap<String, ApiStats>>,
 }
 
-/// What the caller says about a body it received.
-pub type Validate<'a> = &'a (dyn Fn(&[u8]) -> Result<(), String> + Sync);
+/// Why the caller rejected a body; the request is retried like a transport error.
+pub type Invalid = Box<dyn std::error::Error + Send + Sync>;
 
-fn retry_after(h: &reqwest::header::HeaderMap) -> Option<Duration> {
-    let v = h.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?.trim();
-    if let Ok(secs) = v.parse::<u64>() {
-        return Some(Duration::from_secs(secs));
-    }
-    let at = httpdate::parse_http_date(v).ok()?;
-    Some(
-        at.duration_since(SystemTime::now())
-            .unwrap_or(Duration::ZERO),
-    )
-}
+/// What the caller says about a body it received.
+pub type Validate<'a> = &'a (dyn Fn(&[u8]) -> Result<(), Invalid> + Sync);
 
 fn header(h: &reqwest::header::HeaderMap, name: reqwest::header::HeaderName) -> Option<String> {
     h.get(name)?.to_str().ok().map(str::to_string)
 }
 
 impl Client {
-    pub fn new(cfg: HttpConfig) -> Result<Client, String> {
-        let http = reqwest::Client::builder()
-            .user_agent(cfg.user_agent.clone())
-            .timeout(cfg.timeout)
-            .connect_timeout(cfg.timeout.min(Duration::from_secs(10)))
-            .build()
-            .map_err(|e| format!("building the HTTP client: {e}"))?;
+    /// A client with the real clock and OS-seeded jitter.
+    pub fn new(cfg: HttpConfig) -> Result<Client, FetchError> {
+        let retry = Retrier::new(cfg.retry());
+        Client::with_retrier(cfg, retry)
+    }
+
+    /// A client whose retries run on `retry` (an injected clock and jitter source);
+    /// `retry`'s own numbers win over the config's.
+    pub fn with_retrier(cfg: HttpConfig, retry: Retrier) -> Result<Client, FetchError> {
+        let http = Timeouts::new(cfg.timeout).client(Some(&cfg.user_agent))?;
         Ok(Client {
             http,
             cfg,
+            retry,
             gates: Mutex::new(BTreeMap::new()),
             stats: Mutex::new(BTreeMap::new()),
         })
@@ -251,15 +250,6 @@ impl Client {
         self.stats.lock().expect("stats lock").clone()
     }
 
-    fn backoff(&self, attempt: u32) -> Duration {
-        let ceiling = self
-            .cfg
-            .backoff_base
-            .saturating_mul(1u32 << attempt.min(16))
-            .min(self.cfg.backoff_cap);
-        ceiling.mul_f64(fastrand::f64())
-    }
-
     /// GETs a URL through the API's gate. `conditional` holds a stored ETag and
     /// Last-Modified; a 404 is returned (the caller decides what it means); `validate`
     /// rejects a malformed body, which is retried like a transport error.
@@ -271,135 +261,110 @@ impl Client {
         validate: Validate<'_>,
     ) -> Result<Response, FetchError> {
         let gate = self.gate(api);
-        let attempts = self.cfg.retries + 1;
-        let mut last = String::new();
-        for attempt in 0..attempts {
-            if attempt > 0 {
-                self.count(api, |s| s.retries += 1);
-            }
-            gate.pass().await;
-            let now = Instant::now();
-            self.count(api, |s| {
-                s.requests += 1;
-                s.first.get_or_insert(now);
-                s.last = Some(now);
-            });
-            let mut req = self.http.get(url);
-            if let Some(etag) = conditional.0 {
-                req = req.header(reqwest::header::IF_NONE_MATCH, etag);
-            }
-            if let Some(lm) = conditional.1 {
-                req = req.header(reqwest::header::IF_MODIFIED_SINCE, lm);
-            }
-            let resp = match req.send().await {
-                Ok(r) => r,
-                Err(e) => {
-                    last = crate::error::chain(&e);
-                    tokio::time::sleep(self.backoff(attempt)).await;
-                    continue;
-                }
-            };
-            let status = resp.status().as_u16();
-            let headers = resp.headers().clone();
-            if status == 304 {
-                self.count(api, |s| s.not_modified += 1);
-                return Ok(Response {
-                    status,
-                    body: Bytes::new(),
-                    etag: header(&headers, reqwest::header::ETAG),
-                    last_modified: header(&headers, reqwest::header::LAST_MODIFIED),
-                    not_modified: true,
-                    attempts: attempt + 1,
-                });
-            }
-            if status == 429 || status == 503 {
-                last = format!("HTTP {status}");
-                match retry_after(&headers) {
-                    Some(wait) if wait > self.cfg.max_retry_after => {
-                        self.count(api, |s| s.failures += 1);
-                        return Err(FetchError::RetryAfterTooLong {
-                            url: url.to_string(),
-                            secs: wait.as_secs(),
-                            max: self.cfg.max_retry_after.as_secs(),
-                        });
-                    }
-                    Some(wait) => gate.close_for(wait),
-                    None => tokio::time::sleep(self.backoff(attempt)).await,
-                }
-                continue;
-            }
-            let body = match self.read_body(resp).await {
-                Ok(b) => b,
-                Err(BodyError::TooLarge) => {
-                    self.count(api, |s| s.failures += 1);
-                    return Err(FetchError::TooLarge {
-                        url: url.to_string(),
-                        limit: self.cfg.max_bytes,
-                    });
-                }
-                Err(BodyError::Broken(e)) => {
-                    last = format!("reading the body: {e}");
-                    tokio::time::sleep(self.backoff(attempt)).await;
-                    continue;
-                }
-            };
-            self.count(api, |s| s.bytes += body.len() as u64);
-            if status >= 500 {
-                last = format!("HTTP {status}");
-                tokio::time::sleep(self.backoff(attempt)).await;
-                continue;
-            }
-            if status != 404 && !(200..300).contains(&status) {
-                self.count(api, |s| s.failures += 1);
-                return Err(FetchError::Status {
-                    url: url.to_string(),
-                    status,
-                    snippet: crate::domain::one_line(&String::from_utf8_lossy(
-                        &body[..body.len().min(200)],
-                    )),
-                });
-            }
-            if status != 404
-                && let Err(e) = validate(&body)
-            {
-                last = format!("malformed response: {e}");
-                tokio::time::sleep(self.backoff(attempt)).await;
-                continue;
-            }
-            return Ok(Response {
-                status,
-                body,
-                etag: header(&headers, reqwest::header::ETAG),
-                last_modified: header(&headers, reqwest::header::LAST_MODIFIED),
-                not_modified: false,
-                attempts: attempt + 1,
-            });
+        let out = self
+            .retry
+            .run(url, |n| {
+                self.attempt(api, &gate, url, conditional, validate, n)
+            })
+            .await;
+        if out.is_err() {
+            self.count(api, |s| s.failures += 1);
         }
-        self.count(api, |s| s.failures += 1);
-        Err(FetchError::Exhausted {
-            url: url.to_string(),
-            attempts,
-            last,
-        })
+        out
     }
 
-    async fn read_body(&self, mut resp: reqwest::Response) -> Result<Bytes, BodyError> {
-        let mut buf = BytesMut::new();
-        while let Some(chunk) = resp
-            .chunk()
-            .await
-            .map_err(|e| BodyError::Broken(crate::error::chain(&e)))?
+    /// Attempt `n` (0-based) of a GET: wait for the gate, send, and sort the answer into
+    /// done (2xx, 304, 404), retry (see `crate::http`) or fail (other statuses, a body
+    /// over the cap).
+    async fn attempt(
+        &self,
+        api: &str,
+        gate: &Gate,
+        url: &str,
+        conditional: (Option<&str>, Option<&str>),
+        validate: Validate<'_>,
+        n: u32,
+    ) -> Attempt<Response> {
+        if n > 0 {
+            self.count(api, |s| s.retries += 1);
+        }
+        gate.pass().await;
+        let now = Instant::now();
+        self.count(api, |s| {
+            s.requests += 1;
+            s.first.get_or_insert(now);
+            s.last = Some(now);
+        });
+        let resp = match self.request(url, conditional).send().await {
+            Ok(r) => r,
+            Err(source) => {
+                let url = url.to_string();
+                return Attempt::failed(FetchError::Transport { url, source });
+            }
+        };
+        let status = resp.status().as_u16();
+        let mut done = Response {
+            status,
+            body: Bytes::new(),
+            etag: header(resp.headers(), reqwest::header::ETAG),
+            last_modified: header(resp.headers(), reqwest::header::LAST_MODIFIED),
+            not_modified: status == 304,
+            attempts: n + 1,
+        };
+        if status == 304 {
+            self.count(api, |s| s.not_modified += 1);
+            return Attempt::Done(done);
+        }
+        if is_retryable_status(status) {
+            return self.later(gate, url, resp).await;
+        }
+        if status != 404 && !(200..300).contains(&status) {
+            return Attempt::Fail(status_error(resp, url).await);
+        }
+        done.body = match read_capped(resp, url, self.cfg.max_bytes).await {
+            Ok(b) => b,
+            Err(e) => return Attempt::failed(e),
+        };
+        self.count(api, |s| s.bytes += done.body.len() as u64);
+        if status != 404
+            && let Err(source) = validate(&done.body)
         {
-            if (buf.len() + chunk.len()) as u64 > self.cfg.max_bytes {
-                return Err(BodyError::TooLarge);
-            }
-            buf.extend_from_slice(&chunk);
+            let url = url.to_string();
+            return Attempt::failed(FetchError::Malformed { url, source });
         }
-        Ok(buf.freeze())
+        Attempt::Done(done)
     }
-}
 
-enum BodyError {
-    TooLarge,
-    Broken(String),
+    /// The GET with its conditional headers.
+    fn request(
+        &self,
+        url: &str,
+        conditional: (Option<&str>, Option<&str>),
+    ) -> reqwest::RequestBuilder {
+        let mut req = self.http.get(url);
+        if let Some(etag) = conditional.0 {
+            req = req.header(reqwest::header::IF_NONE_MATCH, etag);
+        }
+        if let Some(lm) = conditional.1 {
+            req = req.header(reqwest::header::IF_MODIFIED_SINCE, lm);
+        }
+        req
+    }
+
+    /// A 429 or 5xx. A Retry-After within the maximum closes the gate for the whole API
+    /// (every task waits it out, not just this one) and is the wait before the retry; one
+    /// beyond the maximum fails the request; without one the retry backs off.
+    async fn later(&self, gate: &Gate, url: &str, resp: reqwest::Response) -> Attempt<Response> {
+        let hint = retry_after::from_headers(resp.headers(), self.retry.clock().now());
+        if let Some(wait) = hint {
+            match self.retry.honour(url, wait) {
+                Ok(wait) => gate.close_for(wait),
+                Err(e) => return Attempt::Fail(e),
+            }
+        }
+        Attempt::Retry {
+            error: status_error(resp, url).await,
+            retry_after: hint,
+        }
+    }
 }

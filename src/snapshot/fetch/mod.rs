@@ -11,6 +11,7 @@
 //! snapshot asks conditionally, reuses the stored body on 304, and keeps the first
 //! retrieval time of unchanged content, so an unchanged world gives the same snapshot id.
 
+mod error;
 pub mod http;
 
 use std::collections::BTreeMap;
@@ -30,7 +31,8 @@ use crate::lake::Lake;
 use crate::lake::manifest::FetchFailure;
 use crate::snapshot::import::{self, ImportFile, Parsed};
 use crate::snapshot::{self, SnapshotOutcome};
-use http::{Client, FetchError, HttpConfig, Limit};
+pub use error::LiveError;
+use http::{Client, HttpConfig, Invalid, Limit};
 
 /// Live-fetch settings: `[live]` of a TOML file (`--live-config`), with API keys and the
 /// SEC contact also from the environment.
@@ -196,10 +198,16 @@ struct FamilyFetch {
 }
 
 impl FamilyFetch {
-    fn fail(&mut self, url: &str, e: impl std::fmt::Display) {
+    /// Records the family's first failure (later ones are usually the same cause).
+    fn fail(&mut self, url: &str, why: String) {
         if self.failure.is_none() {
-            self.failure = Some((url.to_string(), e.to_string()));
+            self.failure = Some((url.to_string(), why));
         }
+    }
+
+    /// Records a failed fetch with its whole chain of causes.
+    fn failed(&mut self, url: &str, e: &LiveError) {
+        self.fail(url, crate::error::chain(e));
     }
 }
 
@@ -213,8 +221,10 @@ pub struct LiveStats {
     pub fetch_secs: f64,
 }
 
-/// One URL's fetch, shared by every asset that asks for it.
-type Shared = Arc<tokio::sync::OnceCell<Result<Got, String>>>;
+/// One URL's fetch, shared by every asset that asks for it (errors behind an `Arc`, as
+/// the transport errors inside them cannot be cloned).
+type Fetched = Result<Got, Arc<LiveError>>;
+type Shared = Arc<tokio::sync::OnceCell<Fetched>>;
 
 struct Fetcher<'a> {
     cfg: &'a LiveConfig,
@@ -238,7 +248,7 @@ fn parses<'a>(
     family: Family,
     rel: &'a str,
     url: Option<&'a str>,
-) -> impl Fn(&[u8]) -> Result<(), String> + Sync + 'a {
+) -> impl Fn(&[u8]) -> Result<(), Invalid> + Sync + 'a {
     move |bytes: &[u8]| {
         let f = ImportFile {
             family,
@@ -249,15 +259,13 @@ fn parses<'a>(
                 ..SourceMeta::default()
             }),
         };
-        import::parse_file(&f)
-            .map(|_| ())
-            .map_err(|e| e.to_string())
+        import::parse_file(&f).map(|_| ()).map_err(Invalid::from)
     }
 }
 
 impl Fetcher<'_> {
     /// GETs a URL once per snapshot (memoized), conditionally against the lake's cache.
-    async fn get(&self, api: &str, url: &str, validate: http::Validate<'_>) -> Result<Got, String> {
+    async fn get(&self, api: &str, url: &str, validate: http::Validate<'_>) -> Fetched {
         let cell = self
             .memo
             .lock()
@@ -265,9 +273,13 @@ impl Fetcher<'_> {
             .entry(url.to_string())
             .or_default()
             .clone();
-        cell.get_or_init(|| self.get_uncached(api, url, validate))
-            .await
-            .clone()
+        cell.get_or_init(|| async {
+            self.get_uncached(api, url, validate)
+                .await
+                .map_err(Arc::new)
+        })
+        .await
+        .clone()
     }
 
     async fn get_uncached(
@@ -275,7 +287,7 @@ impl Fetcher<'_> {
         api: &str,
         url: &str,
         validate: http::Validate<'_>,
-    ) -> Result<Got, String> {
+    ) -> Result<Got, LiveError> {
         let key = cache_key(url);
         let cached: Option<CacheEntry> = match self.lake.get(&key).await {
             Ok(b) => serde_json::from_slice(&b).ok(),
@@ -285,19 +297,14 @@ impl Fetcher<'_> {
             .as_ref()
             .map(|c| (c.etag.as_deref(), c.last_modified.as_deref()))
             .unwrap_or((None, None));
-        let resp = self
-            .client
-            .get(api, url, cond, validate)
-            .await
-            .map_err(|e: FetchError| e.to_string())?;
+        let resp = self.client.get(api, url, cond, validate).await?;
         if resp.not_modified {
-            let c = cached.ok_or("304 without a cached body")?;
-            let hash = Hash256::try_from(c.body_sha256.clone())?;
-            let body = self
-                .lake
-                .get_object(&hash)
-                .await
-                .map_err(|e| crate::error::chain(&e))?;
+            let c = cached.ok_or_else(|| LiveError::NotModifiedUncached {
+                url: url.to_string(),
+            })?;
+            let hash = Hash256::try_from(c.body_sha256.clone())
+                .map_err(|reason| LiveError::BadCacheEntry { key, reason })?;
+            let body = self.lake.get_object(&hash).await?;
             *self.reused.lock().expect("reused lock") += 1;
             return Ok(Got {
                 status: 200,
@@ -317,10 +324,7 @@ impl Fetcher<'_> {
             Some(c) if c.body_sha256 == sha => c.retrieved_at.clone(),
             _ => now(),
         };
-        self.lake
-            .put_object(resp.body.clone())
-            .await
-            .map_err(|e| crate::error::chain(&e))?;
+        self.lake.put_object(resp.body.clone()).await?;
         let entry = CacheEntry {
             url: url.to_string(),
             etag: resp.etag,
@@ -329,10 +333,7 @@ impl Fetcher<'_> {
             retrieved_at: retrieved_at.clone(),
         };
         let bytes = serde_json::to_vec(&entry).expect("cache entries serialize");
-        self.lake
-            .put_overwrite(&key, bytes.into())
-            .await
-            .map_err(|e| crate::error::chain(&e))?;
+        self.lake.put_overwrite(&key, bytes.into()).await?;
         Ok(Got {
             status: 200,
             body: resp.body,
@@ -355,7 +356,7 @@ impl Fetcher<'_> {
         let validate = parses(family, &name, meta.as_deref());
         match self.get(api, url, &validate).await {
             Err(e) => {
-                out.fail(url, e);
+                out.failed(url, &e);
                 None
             }
             Ok(g) if g.status == 404 => None,
@@ -585,19 +586,16 @@ impl Fetcher<'_> {
             ("retmode", "json"),
         ]);
         let url = Self::url(&self.cfg.ncbi_base, "/entrez/eutils/esearch.fcgi", &q);
-        let json_ok = |b: &[u8]| {
-            serde_json::from_slice::<serde_json::Value>(b)
-                .map_err(|e| e.to_string())
-                .and_then(|v| {
-                    v.pointer("/esearchresult/idlist")
-                        .and_then(|l| l.as_array())
-                        .map(|_| ())
-                        .ok_or_else(|| "no esearchresult.idlist".to_string())
-                })
+        let json_ok = |b: &[u8]| -> Result<(), Invalid> {
+            let v = serde_json::from_slice::<serde_json::Value>(b)?;
+            v.pointer("/esearchresult/idlist")
+                .and_then(|l| l.as_array())
+                .map(|_| ())
+                .ok_or_else(|| "no esearchresult.idlist".into())
         };
         let ids: Vec<String> = match self.get("ncbi", &url, &json_ok).await {
             Err(e) => {
-                out.fail(&url, e);
+                out.failed(&url, &e);
                 return out;
             }
             Ok(g) => serde_json::from_slice::<serde_json::Value>(&g.body)
@@ -654,9 +652,12 @@ impl Fetcher<'_> {
     async fn web(&self, a: &Asset, family: Family, urls: &[String]) -> FamilyFetch {
         let mut out = FamilyFetch::default();
         for (i, u) in urls.iter().enumerate() {
-            let Ok(parsed) = url::Url::parse(u) else {
-                out.fail(u, "not a URL");
-                continue;
+            let parsed = match url::Url::parse(u) {
+                Ok(p) => p,
+                Err(e) => {
+                    out.fail(u, format!("not a URL: {e}"));
+                    continue;
+                }
             };
             let fetch_url = match &self.cfg.web_mirror {
                 Some(m) => mirrored(m, &parsed),
@@ -676,7 +677,7 @@ impl Fetcher<'_> {
                 .is_none()
                 && out.failure.is_none()
             {
-                out.fail(u, "HTTP 404: a page named in the portfolio is gone");
+                out.fail(u, "HTTP 404: a page named in the portfolio is gone".into());
             }
         }
         out
@@ -786,7 +787,7 @@ pub async fn snapshot_live(
     save: Option<&Path>,
 ) -> Result<(SnapshotOutcome, LiveStats), Error> {
     let started = Instant::now();
-    let client = Client::new(cfg.http()).map_err(Error::Invalid)?;
+    let client = Client::new(cfg.http())?;
     let fetcher = Fetcher {
         cfg,
         client,
