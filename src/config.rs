@@ -8,6 +8,7 @@
 //! | `OPENFDA_API_KEY`, `NCBI_API_KEY`, `NCBI_EMAIL` | API keys and contact for live fetches |
 //! | `DOSSIER_HISTORY` | the prompt's history file (default `~/.dossier_history`) |
 //! | `DATAFUSION_*` | DataFusion session options of the precedence rules |
+//! | `AWS_*`, `GOOGLE_*`, `SERVICE_ACCOUNT`, `AZURE_*`, `IDENTITY_ENDPOINT` | an `s3://`, `gs://` or `az://` lake's credentials and settings |
 //!
 //! The flags' own variables (`DOSSIER_LAKE`, `DOSSIER_LLM_*`, `DOSSIER_FAMILY_RANKS`) are
 //! read by the command line with the flags; `DOSSIER_LOG` by the log filter.
@@ -106,6 +107,22 @@ pub fn rules_session() -> Result<datafusion::prelude::SessionConfig, ConfigError
         cfg = cfg.with_target_partitions((2 * cores()).max(8));
     }
     Ok(cfg)
+}
+
+/// The object-store settings of a cloud lake from the environment, as each provider's
+/// `from_env` reads them (`AWS_*`, `GOOGLE_*` and `SERVICE_ACCOUNT`, `AZURE_*` and
+/// `IDENTITY_ENDPOINT`), as keys for `object_store::parse_url_opts`; a key a store does not
+/// know is ignored by it.
+pub fn object_store_options() -> Vec<(String, String)> {
+    std::env::vars()
+        .filter(|(k, _)| {
+            ["AWS_", "GOOGLE_", "AZURE_"]
+                .iter()
+                .any(|p| k.starts_with(p))
+                || k == "SERVICE_ACCOUNT"
+                || k == "IDENTITY_ENDPOINT"
+        })
+        .collect()
 }
 
 /// The machine's cores (1 when unknown).

@@ -33,6 +33,8 @@ pub enum Error {
     #[error(transparent)]
     Snapshot(#[from] crate::snapshot::SnapshotError),
     #[error(transparent)]
+    Live(#[from] crate::snapshot::fetch::LiveError),
+    #[error(transparent)]
     Access(#[from] crate::access::AccessError),
     #[error("building a table")]
     Arrow(#[from] datafusion::arrow::error::ArrowError),
@@ -40,8 +42,6 @@ pub enum Error {
     Parquet(#[from] datafusion::parquet::errors::ParquetError),
     #[error("query failed")]
     Sql(#[from] datafusion::error::DataFusionError),
-    #[error("{0}")]
-    Invalid(String),
     #[error("internal error (a bug): {0}")]
     Internal(String),
 }

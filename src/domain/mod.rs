@@ -7,5 +7,7 @@ mod model;
 mod portfolio;
 
 pub use claims::{Claim, ClaimLine, Label, parse_lines};
-pub use model::{AssetId, Facets, Family, FamilyStatus, Hash256, Record, TextField, sha256_hex};
+pub use model::{
+    AssetId, Facets, Family, FamilyStatus, Hash256, IdError, Record, TextField, sha256_hex,
+};
 pub use portfolio::{Asset, Portfolio, PortfolioError, SourceMeta, is_nct_id, one_line};

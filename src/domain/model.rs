@@ -132,7 +132,7 @@ pub struct Record {
     pub family: Family,
     /// The family's own key: NCT id, set_id, application number, CIK file name, PMID...
     pub record_key: String,
-    /// The canonical deep link (ARCHITECTURE.md).
+    /// The canonical deep link (the README's source families table).
     pub url: String,
     pub retrieved_at: Option<String>,
     /// Data cutoff or version date stated by the record, `YYYY-MM-DD`.
@@ -169,9 +169,20 @@ impl AssetId {
     }
 }
 
+/// An id that fails its validation, with what was given.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IdError {
+    #[error(
+        "invalid asset id {0:?}: use 1 to 64 characters of [a-z0-9_-] (no upper case, '/', '.' or spaces)"
+    )]
+    AssetId(String),
+    #[error("not a sha256 hex digest: {0:?}")]
+    Sha256(String),
+}
+
 impl TryFrom<String> for AssetId {
-    type Error = String;
-    fn try_from(s: String) -> Result<Self, String> {
+    type Error = IdError;
+    fn try_from(s: String) -> Result<Self, IdError> {
         let ok = !s.is_empty()
             && s.len() <= 64
             && s.bytes()
@@ -179,9 +190,7 @@ impl TryFrom<String> for AssetId {
         if ok {
             Ok(AssetId(s))
         } else {
-            Err(format!(
-                "invalid asset id {s:?}: use 1 to 64 characters of [a-z0-9_-] (no upper case, '/', '.' or spaces)"
-            ))
+            Err(IdError::AssetId(s))
         }
     }
 }
@@ -213,15 +222,15 @@ impl Hash256 {
 }
 
 impl TryFrom<String> for Hash256 {
-    type Error = String;
-    fn try_from(s: String) -> Result<Self, String> {
+    type Error = IdError;
+    fn try_from(s: String) -> Result<Self, IdError> {
         if s.len() == 64
             && s.bytes()
                 .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
         {
             Ok(Hash256(s))
         } else {
-            Err(format!("not a sha256 hex digest: {s:?}"))
+            Err(IdError::Sha256(s))
         }
     }
 }

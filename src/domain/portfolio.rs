@@ -30,7 +30,7 @@ pub enum PortfolioError {
     Empty { path: PathBuf },
 }
 
-/// One asset to profile. Field names are the portfolio contract of ARCHITECTURE.md.
+/// One asset to profile. Field names are the portfolio contract (the README's "Portfolio (TOML)").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Asset {

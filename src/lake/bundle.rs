@@ -402,7 +402,12 @@ mod tests {
         let batches = decode(Bytes::from(bytes), "test").unwrap();
         assert_eq!(raw_column(&batches[0]).unwrap().value(0), r.raw.as_slice());
         let tf = text_field_rows(&rows(&batches)).unwrap();
-        let text = tf.column(5).as_any().downcast_ref::<StringArray>().unwrap();
+        let text = tf
+            .column_by_name("text")
+            .unwrap()
+            .as_any()
+            .downcast_ref::<StringArray>()
+            .unwrap();
         assert_eq!(text.value(0), "HR 0.45 ≥ 18");
         assert!(decode(Bytes::from_static(b"not parquet"), "junk").is_err());
     }

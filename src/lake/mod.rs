@@ -50,7 +50,7 @@ pub enum LakeError {
     },
 }
 
-/// A lake: a store plus the prefix under which the layout of ARCHITECTURE.md lives.
+/// A lake: a store plus the prefix under which the lake layout of the README lives.
 #[derive(Clone, Debug)]
 pub struct Lake {
     store: Arc<dyn ObjectStore>,
@@ -74,51 +74,35 @@ impl Lake {
         let Some(u) = parsed else {
             return Lake::open_local(std::path::Path::new(url), url);
         };
-        let root = ObjPath::from(u.path().trim_matches('/'));
-        let base = |u: &Url| -> Result<Url, LakeError> {
-            Url::parse(&format!(
-                "{}://{}",
-                u.scheme(),
-                u.host_str().unwrap_or_default()
-            ))
-            .map_err(|e| open_err(e.to_string()))
-        };
-        let store: Arc<dyn ObjectStore> = match u.scheme() {
-            "file" => {
-                let path = u
-                    .to_file_path()
-                    .map_err(|_| open_err("not a local path".into()))?;
-                return Lake::open_local(&path, url);
-            }
-            "memory" => Arc::new(object_store::memory::InMemory::new()),
-            "s3" | "s3a" => Arc::new(
-                object_store::aws::AmazonS3Builder::from_env()
-                    .with_url(url)
-                    .build()
-                    .map_err(|e| open_err(e.to_string()))?,
-            ),
-            "gs" => Arc::new(
-                object_store::gcp::GoogleCloudStorageBuilder::from_env()
-                    .with_url(url)
-                    .build()
-                    .map_err(|e| open_err(e.to_string()))?,
-            ),
-            "az" | "abfs" | "abfss" | "azure" => Arc::new(
-                object_store::azure::MicrosoftAzureBuilder::from_env()
-                    .with_url(url)
-                    .build()
-                    .map_err(|e| open_err(e.to_string()))?,
-            ),
-            other => {
-                return Err(open_err(format!(
-                    "unsupported scheme {other:?} (use a path, file://, memory://, s3://, gs:// or az://)"
-                )));
-            }
-        };
+        if u.scheme() == "file" {
+            let path = u
+                .to_file_path()
+                .map_err(|_| open_err("not a local path".into()))?;
+            return Lake::open_local(&path, url);
+        }
+        if !matches!(
+            u.scheme(),
+            "memory" | "s3" | "s3a" | "gs" | "az" | "abfs" | "abfss" | "azure"
+        ) {
+            return Err(open_err(format!(
+                "unsupported scheme {:?} (use a path, file://, memory://, s3://, gs:// or az://)",
+                u.scheme()
+            )));
+        }
+        let (store, root) =
+            object_store::parse_url_opts(&u, crate::config::object_store_options())
+                .map_err(|e| open_err(e.to_string()))?;
+        let store: Arc<dyn ObjectStore> = Arc::from(store);
+        let store_url = Url::parse(&format!(
+            "{}://{}",
+            u.scheme(),
+            u.host_str().unwrap_or_default()
+        ))
+        .map_err(|e| open_err(e.to_string()))?;
         Ok(Lake {
             store,
             root,
-            store_url: base(&u)?,
+            store_url,
             url: url.to_string(),
         })
     }

@@ -409,7 +409,7 @@ pub fn spec(name: &str) -> Option<&'static FieldSpec> {
     FIELDS.iter().find(|f| f.name == name)
 }
 
-/// Cell statuses (ARCHITECTURE.md).
+/// Cell statuses (the README's "Statuses").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {

@@ -200,16 +200,16 @@ pub async fn read_bundle(
 pub async fn load(lake: &Lake, id_or_latest: &str) -> Result<(Hash256, SnapshotManifest), Error> {
     let id = if id_or_latest == "latest" {
         let raw = lake.get(LATEST_KEY).await?;
-        Hash256::try_from(String::from_utf8_lossy(&raw).trim().to_string()).map_err(|message| {
+        Hash256::try_from(String::from_utf8_lossy(&raw).trim().to_string()).map_err(|e| {
             SnapshotError::BadId {
                 what: LATEST_KEY,
-                message,
+                message: e.to_string(),
             }
         })?
     } else {
-        Hash256::try_from(id_or_latest.to_string()).map_err(|message| SnapshotError::BadId {
+        Hash256::try_from(id_or_latest.to_string()).map_err(|e| SnapshotError::BadId {
             what: "--snapshot",
-            message,
+            message: e.to_string(),
         })?
     };
     let bytes = lake.get_verified(&SnapshotManifest::key(&id), &id).await?;

@@ -228,13 +228,9 @@ impl Builder {
         self
     }
 
-    pub async fn start(self) -> Result<Server, Error> {
-        let listener = TcpListener::bind("127.0.0.1:0")
-            .await
-            .map_err(|e| Error::Invalid(format!("binding the replay server: {e}")))?;
-        let addr = listener
-            .local_addr()
-            .map_err(|e| Error::Invalid(format!("binding the replay server: {e}")))?;
+    pub async fn start(self) -> std::io::Result<Server> {
+        let listener = TcpListener::bind("127.0.0.1:0").await?;
+        let addr = listener.local_addr()?;
         let state = Arc::new(State {
             world: self.world,
             cassettes: self.cassettes,

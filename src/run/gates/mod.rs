@@ -228,31 +228,50 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>) {
     if let Some(loc) = c.locator.as_deref().filter(|l| !l.is_empty())
         && let Err(why) = check_locator(ev, rec, loc, q)
     {
-        f.add(Gate::Locator, why);
+        f.add(Gate::Locator, why.to_string());
     }
     (f, Some(rec))
 }
 
-fn check_locator(ev: &Evidence, rec: usize, loc: &str, quote: &str) -> Result<(), String> {
+/// Why a locator does not hold the quote: the locator gate's reason.
+#[derive(Debug, thiserror::Error)]
+enum LocatorMiss {
+    #[error("{0:?} is not bytes:START-END")]
+    NotByteRange(String),
+    #[error("{0:?}: bad start")]
+    BadStart(String),
+    #[error("{0:?}: bad end")]
+    BadEnd(String),
+    #[error("{loc:?} is outside the record ({len} bytes)")]
+    Outside { loc: String, len: usize },
+    #[error("{0:?} does not cut the record at characters")]
+    NotAtCharacters(String),
+    #[error("the quote is not at {0}")]
+    QuoteNotThere(String),
+    #[error("{loc} does not resolve in {source_id}")]
+    Unresolved { loc: String, source_id: String },
+}
+
+fn check_locator(ev: &Evidence, rec: usize, loc: &str, quote: &str) -> Result<(), LocatorMiss> {
     let r = &ev.records[rec];
+    let at = || loc.to_string();
     if let Some(range) = loc.strip_prefix("bytes:") {
         let (a, b) = range
             .split_once('-')
-            .ok_or_else(|| format!("{loc:?} is not bytes:START-END"))?;
+            .ok_or_else(|| LocatorMiss::NotByteRange(at()))?;
         let (a, b): (usize, usize) = (
-            a.parse().map_err(|_| format!("{loc:?}: bad start"))?,
-            b.parse().map_err(|_| format!("{loc:?}: bad end"))?,
+            a.parse().map_err(|_| LocatorMiss::BadStart(at()))?,
+            b.parse().map_err(|_| LocatorMiss::BadEnd(at()))?,
         );
-        let slice = r
-            .raw
-            .get(a..b)
-            .ok_or_else(|| format!("{loc:?} is outside the record ({} bytes)", r.raw.len()))?;
-        let text = std::str::from_utf8(slice)
-            .map_err(|_| format!("{loc:?} does not cut the record at characters"))?;
+        let slice = r.raw.get(a..b).ok_or_else(|| LocatorMiss::Outside {
+            loc: at(),
+            len: r.raw.len(),
+        })?;
+        let text = std::str::from_utf8(slice).map_err(|_| LocatorMiss::NotAtCharacters(at()))?;
         return if text.contains(quote) {
             Ok(())
         } else {
-            Err(format!("the quote is not at {loc}"))
+            Err(LocatorMiss::QuoteNotThere(at()))
         };
     }
     let mut resolved = false;
@@ -268,9 +287,12 @@ fn check_locator(ev: &Evidence, rec: usize, loc: &str, quote: &str) -> Result<()
         }
     }
     Err(if resolved {
-        format!("the quote is not at {loc}")
+        LocatorMiss::QuoteNotThere(at())
     } else {
-        format!("{loc} does not resolve in {}", r.source_id)
+        LocatorMiss::Unresolved {
+            loc: at(),
+            source_id: r.source_id.to_string(),
+        }
     })
 }
 

@@ -17,4 +17,11 @@ pub enum LiveError {
     BadCacheEntry { key: String, reason: String },
     #[error(transparent)]
     Lake(#[from] LakeError),
+    /// `--save-responses` could not write a response or its sidecar.
+    #[error("writing {}", path.display())]
+    SaveResponses {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
 }

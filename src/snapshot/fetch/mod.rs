@@ -303,7 +303,10 @@ impl Fetcher<'_> {
                 url: url.to_string(),
             })?;
             let hash = Hash256::try_from(c.body_sha256.clone())
-                .map_err(|reason| LiveError::BadCacheEntry { key, reason })?;
+                .map_err(|e| LiveError::BadCacheEntry {
+                    key,
+                    reason: e.to_string(),
+                })?;
             let body = self.lake.get_object(&hash).await?;
             *self.reused.lock().expect("reused lock") += 1;
             return Ok(Got {
@@ -884,7 +887,10 @@ pub async fn snapshot_live(
 
 /// Writes responses as an import directory, with sidecars for their URL and retrieval time.
 fn save_responses(dir: &Path, files: &[ImportFile]) -> Result<(), Error> {
-    let io = |p: &Path, e: std::io::Error| Error::Invalid(format!("writing {}: {e}", p.display()));
+    let io = |p: &Path, source: std::io::Error| LiveError::SaveResponses {
+        path: p.to_owned(),
+        source,
+    };
     for f in files {
         let path = dir.join(&f.rel);
         if let Some(parent) = path.parent() {

@@ -159,11 +159,11 @@ fn push_text(stack: &mut [Frame], text: &mut String, s: &str) {
     text.push_str(s);
 }
 
-fn resolve_ref(r: &BytesRef<'_>) -> Result<String, String> {
-    if let Some(c) = r.resolve_char_ref().map_err(|e| e.to_string())? {
+fn resolve_ref(r: &BytesRef<'_>) -> Result<String, quick_xml::Error> {
+    if let Some(c) = r.resolve_char_ref()? {
         return Ok(c.to_string());
     }
-    let name = r.decode().map_err(|e| e.to_string())?;
+    let name = r.decode()?;
     match quick_xml::escape::resolve_predefined_entity(&name) {
         Some(s) => Ok(s.to_string()),
         // Keep an entity we cannot resolve as written rather than lose the text.
