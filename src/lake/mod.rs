@@ -89,9 +89,8 @@ impl Lake {
                 u.scheme()
             )));
         }
-        let (store, root) =
-            object_store::parse_url_opts(&u, crate::config::object_store_options())
-                .map_err(|e| open_err(e.to_string()))?;
+        let (store, root) = object_store::parse_url_opts(&u, crate::config::object_store_options())
+            .map_err(|e| open_err(e.to_string()))?;
         let store: Arc<dyn ObjectStore> = Arc::from(store);
         let store_url = Url::parse(&format!(
             "{}://{}",

@@ -302,8 +302,8 @@ impl Fetcher<'_> {
             let c = cached.ok_or_else(|| LiveError::NotModifiedUncached {
                 url: url.to_string(),
             })?;
-            let hash = Hash256::try_from(c.body_sha256.clone())
-                .map_err(|e| LiveError::BadCacheEntry {
+            let hash =
+                Hash256::try_from(c.body_sha256.clone()).map_err(|e| LiveError::BadCacheEntry {
                     key,
                     reason: e.to_string(),
                 })?;
