@@ -7,6 +7,7 @@
 //! | `DOSSIER_USER_AGENT` | the live fetchers' User-Agent (name and contact email) |
 //! | `OPENFDA_API_KEY`, `NCBI_API_KEY`, `NCBI_EMAIL` | API keys and contact for live fetches |
 //! | `DOSSIER_HISTORY` | the prompt's history file (default `~/.dossier_history`) |
+//! | `DOSSIER_SQL_MEMORY_LIMIT` | the memory one SQL query may use (default 1G) |
 //! | `DATAFUSION_*` | DataFusion session options of the precedence rules |
 //! | `AWS_*`, `GOOGLE_*`, `SERVICE_ACCOUNT`, `AZURE_*`, `IDENTITY_ENDPOINT` | an `s3://`, `gs://` or `az://` lake's credentials and settings |
 //!
@@ -38,6 +39,8 @@ pub enum ConfigError {
     Ranks(#[from] RulesError),
     #[error("DataFusion settings from the environment")]
     DataFusion(#[from] datafusion::error::DataFusionError),
+    #[error("{var}={value:?}: use a size in bytes, or with K, M or G (e.g. 4G)")]
+    BadSize { var: &'static str, value: String },
 }
 
 fn read(path: &Path) -> Result<String, ConfigError> {
@@ -123,6 +126,36 @@ pub fn object_store_options() -> Vec<(String, String)> {
                 || k == "IDENTITY_ENDPOINT"
         })
         .collect()
+}
+
+/// The default memory of one SQL query: its operators (sorts, joins, aggregates) and
+/// its collected result.
+pub const SQL_MEMORY_DEFAULT: usize = 1 << 30;
+
+/// `DOSSIER_SQL_MEMORY_LIMIT` (bytes, or a number with K, M or G: binary multiples),
+/// else [`SQL_MEMORY_DEFAULT`].
+pub fn sql_memory_limit() -> Result<usize, ConfigError> {
+    const VAR: &str = "DOSSIER_SQL_MEMORY_LIMIT";
+    let Some(v) = var(VAR) else {
+        return Ok(SQL_MEMORY_DEFAULT);
+    };
+    let t = v.trim();
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&t[..i], 10),
+        Some((i, 'm' | 'M')) => (&t[..i], 20),
+        Some((i, 'g' | 'G')) => (&t[..i], 30),
+        _ => (t, 0),
+    };
+    digits
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_mul(1usize << shift))
+        .filter(|&n| n > 0)
+        .ok_or(ConfigError::BadSize {
+            var: VAR,
+            value: v.clone(),
+        })
 }
 
 /// The machine's cores (1 when unknown).

@@ -7,18 +7,32 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// The stack of every thread that plans or runs SQL. A deep statement (a sum of 10,000
+/// terms, thousands of UNION ALLs) recurses through the planner and optimizer once per
+/// level; the stack is address space, touched only as deep as a statement goes.
+const STACK_BYTES: usize = 512 << 20;
+
 fn main() -> ExitCode {
     let args = cli::args::Cli::parse();
     cli::logging(args.quiet);
     let outcome = cli::plan::plan(args).and_then(|plan| {
-        let rt = tokio::runtime::Runtime::new()
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .thread_stack_size(STACK_BYTES)
+            .build()
             .map_err(|e| anyhow::anyhow!("starting the runtime: {e}"))?;
-        rt.block_on(cli::commands::execute(plan))
+        std::thread::Builder::new()
+            .name("dossier-main".into())
+            .stack_size(STACK_BYTES)
+            .spawn(move || rt.block_on(cli::commands::execute(plan)))
+            .map_err(|e| anyhow::anyhow!("starting the main thread: {e}"))?
+            .join()
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("internal error: the main thread panicked")))
     });
     match outcome {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", dossier::domain::printable(&format!("{e:#}")));
             ExitCode::from(2)
         }
     }

@@ -622,3 +622,203 @@ fn flight_sql_serves_the_views_to_the_adbc_driver_read_only() {
         assert!(tables.contains(&t), "{t} missing from {tables:?}");
     }
 }
+
+/// Every file of a lake with its bytes, to show that a session left it as it was.
+fn lake_files(lake: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    files_under(lake)
+        .into_iter()
+        .map(|p| {
+            let bytes = std::fs::read(&p).unwrap();
+            (p, bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn the_sql_session_is_read_only_over_the_lake_and_exports_only_outside_it() {
+    let lake = fixture_snapshot();
+    run(lake.path(), "r1");
+    let before = lake_files(lake.path());
+    let outside = tempfile::tempdir().unwrap();
+    let id = std::fs::read_to_string(lake.path().join("snapshots/latest")).unwrap();
+    let manifest = lake.path().join(format!("snapshots/{}.json", id.trim()));
+    let stolen = outside.path().join("pwned.json");
+    let secret = outside.path().join("secret.csv");
+    std::fs::write(&secret, "k,v\nsecret,42\n").unwrap();
+    let refused = [
+        "INSERT INTO catalog SELECT * FROM catalog".to_string(),
+        format!(
+            "COPY (SELECT 'x' AS pwned) TO '{}' STORED AS JSON",
+            manifest.display()
+        ),
+        format!(
+            "COPY (SELECT 'x' AS pwned) TO '{}' STORED AS JSON",
+            stolen.display()
+        ),
+        format!(
+            "CREATE EXTERNAL TABLE t STORED AS CSV LOCATION '{}' OPTIONS ('format.has_header' 'true'); SELECT * FROM t",
+            secret.display()
+        ),
+        // a write hidden behind a harmless first statement still stops the invocation
+        "SELECT 1; DELETE FROM claims".to_string(),
+    ];
+    for q in &refused {
+        let out = sql(lake.path(), &[q]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{q}: {err}");
+        assert!(err.contains("read-only over the lake"), "{q}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{q}: {err}");
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("42"), "{q}");
+    }
+    assert!(!stolen.exists());
+    assert!(
+        lake_files(lake.path()) == before,
+        "a refused statement changed the lake"
+    );
+
+    // reading other files is opt-in
+    let read = sql(
+        lake.path(),
+        &[
+            &format!(
+                "CREATE EXTERNAL TABLE t STORED AS CSV LOCATION '{}' OPTIONS ('format.has_header' 'true'); SELECT v FROM t",
+                secret.display()
+            ),
+            "--read-files",
+            "--format",
+            "csv",
+        ],
+    );
+    assert!(
+        read.status.success(),
+        "{}",
+        String::from_utf8_lossy(&read.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&read.stdout), "v\n42\n");
+    // and still never a write
+    let out = sql(
+        lake.path(),
+        &["INSERT INTO catalog SELECT * FROM catalog", "--read-files"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+
+    // an export is a deliberate file outside the lake
+    let export = outside.path().join("assets.csv");
+    let q = "SELECT DISTINCT asset_id FROM profile ORDER BY asset_id";
+    let out = sql(
+        lake.path(),
+        &[q, "--format", "csv", "--out", export.to_str().unwrap()],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stdout.is_empty());
+    let shown = sql(lake.path(), &[q, "--format", "csv"]);
+    assert_eq!(std::fs::read(&export).unwrap(), shown.stdout);
+    assert!(
+        std::fs::read_to_string(&export)
+            .unwrap()
+            .starts_with("asset_id\n")
+    );
+    let link = outside.path().join("into-lake");
+    std::os::unix::fs::symlink(lake.path().join("tables"), &link).unwrap();
+    for target in [
+        lake.path().join("tables/x.csv"),
+        lake.path().join(format!("snapshots/{}.json", id.trim())),
+        link.join("y.csv"),
+    ] {
+        let out = sql(
+            lake.path(),
+            &[q, "--format", "csv", "--out", target.to_str().unwrap()],
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{}: {err}", target.display());
+        assert!(err.contains("inside the lake"), "{err}");
+    }
+    assert!(
+        lake_files(lake.path()) == before,
+        "an export changed the lake"
+    );
+}
+
+/// Statements up to the size limits answer; deeper or larger ones (a sum of 10,000
+/// terms, 5,000 UNION ALLs) end with a one-line error before planning, never a stack
+/// overflow; a query whose result would outgrow the memory limit ends with a one-line
+/// error saying which setting to change.
+#[test]
+fn deep_statements_and_huge_results_end_cleanly() {
+    let lake = fixture_snapshot();
+    let sum = |n: usize| format!("SELECT {} AS n", vec!["1"; n].join(" + "));
+    let unions = |n: usize| {
+        format!(
+            "SELECT COUNT(*) AS n FROM ({})",
+            vec!["SELECT 1 AS n"; n].join(" UNION ALL ")
+        )
+    };
+    for (q, want) in [(sum(300), "n\n300\n"), (unions(300), "n\n300\n")] {
+        let out = sql(lake.path(), &[&q, "--format", "csv"]);
+        assert!(
+            out.status.success(),
+            "{:?}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+    }
+    for (q, want) in [
+        (sum(10_000), "nest more than 1000 deep"),
+        (unions(5_000), "more than 1000 SELECTs"),
+        (
+            format!("EXPLAIN {}", sum(2_000)),
+            "nest more than 1000 deep",
+        ),
+    ] {
+        let out = sql(lake.path(), &[&q]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(want), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+
+    // refused before the string is built (the campaign saw this run for ever)
+    for q in [
+        "SELECT repeat('x', 2000000000) AS s",
+        "SELECT lpad('x', 3000000000) AS s",
+        "SELECT repeat(asset_id, 100000000) FROM asset_families",
+    ] {
+        let huge = sql(lake.path(), &[q]);
+        let err = String::from_utf8_lossy(&huge.stderr);
+        assert_eq!(huge.status.code(), Some(2), "{q}: {err}");
+        assert!(err.contains("DOSSIER_SQL_MEMORY_LIMIT"), "{q}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+    let small = sql(
+        lake.path(),
+        &[
+            "SELECT repeat('ab', 3) AS r, lpad('7', 3, '0') AS p",
+            "--format",
+            "csv",
+        ],
+    );
+    assert_eq!(String::from_utf8_lossy(&small.stdout), "r,p\nababab,007\n");
+
+    let small = dossier()
+        .env("DOSSIER_SQL_MEMORY_LIMIT", "64K")
+        .args(["--lake", lake.path().to_str().unwrap(), "sql"])
+        .arg("SELECT * FROM text_fields")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&small.stderr);
+    assert_eq!(small.status.code(), Some(2), "{err}");
+    assert!(err.contains("memory limit"), "{err}");
+    let bad = dossier()
+        .env("DOSSIER_SQL_MEMORY_LIMIT", "lots")
+        .args(["--lake", lake.path().to_str().unwrap(), "sql", "SELECT 1"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(2), "{err}");
+    assert!(err.contains("DOSSIER_SQL_MEMORY_LIMIT=\"lots\""), "{err}");
+}

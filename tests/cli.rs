@@ -2,6 +2,7 @@
 //! the demo fixtures, determinism, tampering and bad input.
 
 use std::path::Path;
+use std::process::Command;
 
 use serde_json::Value;
 
@@ -363,6 +364,7 @@ fn sql_formats_csv_and_table() {
 /// One way to break an input tree.
 enum Edit {
     Write(&'static str, &'static str),
+    WriteOwned(&'static str, String),
     Mkdir(&'static str),
     AppendPortfolio(&'static str),
     ReplacePortfolio(&'static str),
@@ -373,6 +375,7 @@ impl Edit {
         let portfolio = dir.join("portfolio.toml");
         match self {
             Edit::Write(rel, text) => std::fs::write(dir.join(rel), text).unwrap(),
+            Edit::WriteOwned(rel, text) => std::fs::write(dir.join(rel), text).unwrap(),
             Edit::Mkdir(rel) => std::fs::create_dir_all(dir.join(rel)).unwrap(),
             Edit::AppendPortfolio(text) => {
                 let s = std::fs::read_to_string(&portfolio).unwrap() + text;
@@ -394,6 +397,11 @@ fn bad_input_fails_cleanly_and_writes_nothing() {
             "malformed json",
             Write("import/ctgov/bad.json", "{\"protocolSection\": {"),
             "ctgov/bad.json",
+        ),
+        (
+            "a file name with a newline",
+            Write("import/ctgov/bad\nname.json", "{\"protocolSection\": {"),
+            "bad\\nname.json",
         ),
         (
             "malformed xml",
@@ -455,7 +463,76 @@ fn bad_input_fails_cleanly_and_writes_nothing() {
             "sidecar",
         ),
     ];
-    for (name, edit, want) in cases {
+    // What a sidecar or the portfolio names becomes a catalog URL, the citation
+    // allowlist: only absolute http(s) URLs of sane length, and real dates.
+    const SIDECAR: &str = "import/epi/cml_incidence_seer_style.csv.source.toml";
+    let long = format!("url = \"https://seer.example/{}\"\n", "a".repeat(1 << 20));
+    let meta_cases = [
+        (
+            "javascript url",
+            Write(SIDECAR, "url = \"javascript:alert(1)\"\n"),
+            "not an http(s) URL",
+        ),
+        (
+            "file url",
+            Write(SIDECAR, "url = \"file:///etc/passwd\"\n"),
+            "not an http(s) URL",
+        ),
+        (
+            "data url",
+            Write(SIDECAR, "url = \"data:text/html,<b>x</b>\"\n"),
+            "not an http(s) URL",
+        ),
+        (
+            "empty url",
+            Write(SIDECAR, "url = \"\"\n"),
+            "not an absolute URL",
+        ),
+        (
+            "relative url",
+            Write(SIDECAR, "url = \"epi/table.csv\"\n"),
+            "not an absolute URL",
+        ),
+        (
+            "url with a newline",
+            Write(SIDECAR, "url = \"https://seer.example/a\\nb\"\n"),
+            "control characters",
+        ),
+        (
+            "huge url",
+            WriteOwned(SIDECAR, long),
+            "longer than 2048 bytes",
+        ),
+        (
+            "retrieved_at in words",
+            Write(
+                SIDECAR,
+                "url = \"https://seer.example/t.csv\"\nretrieved_at = \"yesterday\"\n",
+            ),
+            "`retrieved_at`",
+        ),
+        (
+            "impossible cutoff",
+            Write(
+                SIDECAR,
+                "url = \"https://seer.example/t.csv\"\ncutoff_date = \"2026-13-45\"\n",
+            ),
+            "`cutoff_date`",
+        ),
+        (
+            "portfolio source url",
+            AppendPortfolio("[[source]]\nfile = \"press/x.html\"\nurl = \"ftp://x.example/a\"\n"),
+            "source[0]",
+        ),
+        (
+            "portfolio press url",
+            AppendPortfolio(
+                "[[asset]]\nid = \"other\"\nnames = [\"x\"]\npress = [\"javascript:alert(1)\"]\n",
+            ),
+            "`press`",
+        ),
+    ];
+    for (name, edit, want) in cases.into_iter().chain(meta_cases) {
         let work = tempfile::tempdir().unwrap();
         copy_dir(&fixtures, work.path());
         edit.apply(work.path());
@@ -494,6 +571,103 @@ fn a_lake_that_cannot_be_opened_is_exit_2() {
         assert!(
             String::from_utf8_lossy(&out.stderr).contains("opening lake"),
             "{lake}"
+        );
+    }
+}
+
+/// Links are never followed and only regular files are read: a link out of the import
+/// directory, a link loop and a named pipe are skipped and said, and the snapshot is the
+/// one the plain fixtures give (the same id).
+#[test]
+fn links_and_pipes_in_the_import_directory_are_skipped_and_said() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let plain = tempfile::tempdir().unwrap();
+    let (plain_id, _) = snapshot(
+        plain.path(),
+        &fixtures.join("portfolio.toml"),
+        &fixtures.join("import"),
+    );
+    let work = tempfile::tempdir().unwrap();
+    copy_dir(&fixtures, work.path());
+    let import = work.path().join("import");
+    std::os::unix::fs::symlink("/etc/passwd", import.join("press/passwd.txt")).unwrap();
+    std::fs::write(
+        import.join("press/passwd.txt.source.toml"),
+        "url = \"https://press.example/passwd\"\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("..", import.join("press/loop")).unwrap();
+    std::os::unix::fs::symlink(import.join("ctgov"), work.path().join("elsewhere")).unwrap();
+    std::os::unix::fs::symlink(work.path().join("elsewhere"), import.join("pubmed/more")).unwrap();
+    let fifo = import.join("epi/pipe.csv");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success(),
+        "mkfifo"
+    );
+    let lake = work.path().join("lake");
+    let out = dossier()
+        .args(["--lake", lake.to_str().unwrap(), "snapshot", "--portfolio"])
+        .arg(work.path().join("portfolio.toml"))
+        .arg("--import")
+        .arg(&import)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    for name in [
+        "press/passwd.txt",
+        "press/loop",
+        "pubmed/more",
+        "epi/pipe.csv",
+    ] {
+        assert!(
+            err.lines()
+                .any(|l| l.contains("skipped") && l.contains(name)),
+            "{name} not said: {err}"
+        );
+    }
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), plain_id);
+    let rows = sql_json(
+        &lake,
+        "SELECT COUNT(*) AS n FROM catalog WHERE url LIKE '%passwd%'",
+    );
+    assert_eq!(rows[0]["n"], 0);
+}
+
+/// Every option that takes a snapshot or run id checks it the same way, before the id
+/// can name an object.
+#[test]
+fn every_id_option_is_validated_the_same_way() {
+    let lake = tempfile::tempdir().unwrap();
+    let lake = lake.path().to_str().unwrap();
+    let claims = tempfile::NamedTempFile::new().unwrap();
+    let claims = claims.path().to_str().unwrap();
+    let cases: [&[&str]; 8] = [
+        &["sql", "SELECT 1", "--snapshot", "../../etc"],
+        &["sql", "SELECT 1", "--run", "../r"],
+        &["serve", "--addr", "127.0.0.1:0", "--snapshot", "../x"],
+        &["verify", "--snapshot", "ABC", "--claims", claims],
+        &["distill", "--snapshot", "../x", "--query", "q"],
+        &["run", "--snapshot", "/etc/passwd"],
+        &["report", "--run", "../x"],
+        &["report", "--run", "R1"],
+    ];
+    for args in cases {
+        let out = dossier()
+            .args(["--lake", lake])
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains("--snapshot") || err.contains("run id"),
+            "{args:?}: {err}"
         );
     }
 }

@@ -355,6 +355,7 @@ fn client() -> Client {
             requests: 1000,
             per: Duration::from_secs(1),
         },
+        credentials: BTreeMap::new(),
     })
     .unwrap()
 }
@@ -522,5 +523,76 @@ async fn the_cli_reads_its_live_config_and_refuses_a_bad_one() {
     assert!(
         stderr.contains("bad.toml") && stderr.contains("retry"),
         "{stderr}"
+    );
+}
+
+/// Every file under a folder that holds `needle`, as paths.
+fn files_holding(dir: &Path, needle: &[u8]) -> Vec<PathBuf> {
+    files_under(dir)
+        .into_iter()
+        .filter(|p| {
+            std::fs::read(p)
+                .unwrap()
+                .windows(needle.len())
+                .any(|w| w == needle)
+        })
+        .collect()
+}
+
+/// API keys go out with the requests and never into the lake: the server receives them,
+/// while no object, table, manifest, cache entry or saved response holds them, nor the
+/// summary, also where the requests that carried them failed (a refusal, a 500, a hang).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn api_keys_reach_the_server_and_never_the_lake() {
+    const OPENFDA_KEY: &str = "PLANTED-openfda-key-7f3a";
+    const NCBI_KEY: &str = "PLANTED-ncbi-key-91c2";
+    let server = Builder::new(world())
+        .fault("/openfda/drug/label.json", Fault::Status(403), 1000)
+        .fault("/ncbi/entrez/eutils/efetch", Fault::Status(500), 1000)
+        .fault("/openfda/drug/drugsfda.json", Fault::Hang, 1000)
+        .start()
+        .await
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lake");
+    let saved = dir.path().join("saved");
+    let lake = Lake::open(path.to_str().unwrap()).unwrap();
+    let mut cfg = config(&server);
+    cfg.openfda_api_key = Some(OPENFDA_KEY.into());
+    cfg.ncbi_api_key = Some(NCBI_KEY.into());
+    cfg.timeout_secs = 0.5;
+    cfg.retries = 1;
+    let (out, _) = live(&lake, &cfg, Some(&saved)).await;
+    let log = server.log();
+    for (api, key) in [("/openfda/", OPENFDA_KEY), ("/ncbi/", NCBI_KEY)] {
+        let sent: Vec<_> = log.iter().filter(|s| s.target.contains(api)).collect();
+        assert!(!sent.is_empty(), "no request to {api}");
+        assert!(
+            sent.iter()
+                .all(|s| s.target.contains(&format!("api_key={key}"))),
+            "{api}: a request went out without its key"
+        );
+    }
+    assert!(
+        !out.manifest.fetch_failures.is_empty(),
+        "the faults should leave failures to record"
+    );
+    let summary = format!("{out}");
+    for key in [OPENFDA_KEY, NCBI_KEY] {
+        assert!(!summary.contains(key), "summary: {summary}");
+        for root in [&path, &saved] {
+            let found = files_holding(root, key.as_bytes());
+            assert!(found.is_empty(), "{key} stored in {found:?}");
+        }
+    }
+    // and the lake's tables say where the failures were, by their public URLs
+    let failed = sql_json(
+        &path,
+        "SELECT url, error FROM catalog WHERE fetch_status = 'fetch_failed'",
+    );
+    assert!(!failed.is_empty());
+    assert!(
+        failed.iter().all(|r| !r.to_string().contains("api_key")),
+        "{failed:?}"
     );
 }

@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+mod bounded;
 pub mod flight;
 pub mod report;
 pub mod shell;
@@ -19,6 +20,19 @@ pub enum AccessError {
     },
     #[error("run {id} has no manifest in the lake (runs: {known})")]
     NoSuchRun { id: String, known: String },
+    #[error(
+        "the result is larger than the query memory limit ({:.1} MiB; set DOSSIER_SQL_MEMORY_LIMIT, e.g. 8G)",
+        *limit as f64 / 1048576.0
+    )]
+    ResultTooLarge { limit: usize },
+    /// A statement too deep or too large to plan in reasonable time.
+    #[error("statement too large: {0} (split it, or build it from views)")]
+    TooLarge(String),
+    /// An analyst's statement that would write, or read files outside the lake.
+    #[error("dossier sql is read-only over the lake: {0}")]
+    ReadOnly(String),
+    #[error("{}: inside the lake; export results to a file outside it", path.display())]
+    ExportIntoLake { path: PathBuf },
     #[error("no table or view named {0}")]
     NoSuchTable(String),
     #[error("asset {asset} has no cells in run {run}")]

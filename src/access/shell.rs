@@ -20,6 +20,7 @@ Statements end with `;` and may span lines. Commands:
   \\d NAME       the columns of one table or view
   \\format F     table, csv or json output
   \\timing       show or hide each statement's time
+  \\o FILE       write the results to FILE (outside the lake); \\o alone: back to the screen
   \\run          the run the views show (profile, profile_conflicts, efficacy, status_counts)
   \\q            quit (or Ctrl-D)
   \\?            this help";
@@ -30,6 +31,8 @@ pub enum Input {
     Sql(String),
     Describe(Option<String>),
     Format(Option<Format>),
+    /// `\o FILE` (results to a file) or `\o` (back to the screen).
+    Output(Option<String>),
     Timing,
     Run,
     Help,
@@ -51,6 +54,10 @@ pub fn command(line: &str) -> Input {
             _ => None,
         })),
         "\\timing" => Input::Timing,
+        "\\o" | "\\out" => {
+            let rest = line[head.len()..].trim();
+            Input::Output((!rest.is_empty()).then(|| rest.to_string()))
+        }
         "\\run" => Input::Run,
         "\\?" | "\\h" | "\\help" => Input::Help,
         "\\q" | "\\quit" => Input::Quit,
@@ -95,6 +102,8 @@ struct Session<'a> {
     format: Format,
     timing: bool,
     run: Option<String>,
+    guard: sql::Guard,
+    sink: sql::Sink,
 }
 
 impl Session<'_> {
@@ -109,6 +118,13 @@ impl Session<'_> {
             }
             Input::Format(None) => println!("\\format takes table, csv or json"),
             Input::Format(Some(f)) => self.format = f,
+            Input::Output(path) => {
+                self.sink = sql::Sink::open(self.lake, path.as_deref().map(std::path::Path::new))?;
+                match path {
+                    Some(p) => println!("results go to {p}"),
+                    None => println!("results go to the screen"),
+                }
+            }
             Input::Run => match &self.run {
                 Some(r) => println!("views show run {r}"),
                 None => println!("no run in this lake yet: the views are not defined"),
@@ -132,13 +148,14 @@ impl Session<'_> {
                 }
                 for stmt in sql::parse(&text)? {
                     let start = Instant::now();
-                    let batches = sql::execute(&self.ctx, stmt, None).await?;
+                    let batches = sql::execute(&self.ctx, stmt, self.guard).await?;
                     let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
                     if batches.iter().any(|b| b.num_columns() > 0) {
-                        print!("{}", sql::render(&batches, self.format)?);
+                        let mut text = sql::render(&batches, self.format)?;
                         if self.format == Format::Table {
-                            println!();
+                            text.push('\n');
                         }
+                        self.sink.write(&text)?;
                     }
                     let took = if self.timing {
                         format!(", {:.1} ms", start.elapsed().as_secs_f64() * 1e3)
@@ -160,6 +177,8 @@ pub async fn interactive(
     snapshot: &str,
     run: Option<&str>,
     format: Format,
+    guard: sql::Guard,
+    sink: sql::Sink,
 ) -> Result<(), Error> {
     let ctx = sql::context(lake, snapshot, false, run).await?;
     let current = sql::pick_run(&sql::runs(lake).await?, run)?.map(|r| r.run_id.clone());
@@ -171,6 +190,8 @@ pub async fn interactive(
         format,
         timing: false,
         run: current,
+        guard,
+        sink,
     };
     let mut editor = DefaultEditor::new().map_err(AccessError::Terminal)?;
     let history = crate::config::history_path();
@@ -259,6 +280,11 @@ mod tests {
             Some(Input::Format(Some(Format::Csv)))
         );
         assert_eq!(b.push("\\format xml"), Some(Input::Format(None)));
+        assert_eq!(
+            b.push("\\o  my results.csv "),
+            Some(Input::Output(Some("my results.csv".into())))
+        );
+        assert_eq!(b.push("\\o"), Some(Input::Output(None)));
         assert_eq!(b.push("\\q"), Some(Input::Quit));
         assert_eq!(b.push("\\nope"), Some(Input::Unknown("\\nope".into())));
         assert_eq!(b.push("SELECT"), None);

@@ -8,17 +8,25 @@
 //! latest finished run unless one is pinned).
 
 use std::collections::BTreeSet;
+use std::path::Path;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{ArrayRef, RecordBatch, StringArray, UInt64Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
+use datafusion::common::tree_node::TreeNodeRecursion;
 use datafusion::datasource::MemTable;
 use datafusion::execution::context::SQLOptions;
+use datafusion::execution::memory_pool::MemoryLimit;
+use datafusion::execution::runtime_env::RuntimeEnvBuilder;
+use datafusion::logical_expr::{DdlStatement, LogicalPlan};
 use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use datafusion::prelude::{ParquetReadOptions, SessionContext};
-use datafusion::sql::parser::{DFParser, Statement};
+use datafusion::sql::parser::{CopyToSource, DFParser, Statement};
+use datafusion::sql::sqlparser::ast::{Expr, Select, Visit, Visitor};
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer};
+use futures::StreamExt;
+use std::ops::ControlFlow;
 
 use crate::Error;
 use crate::access::AccessError;
@@ -52,7 +60,14 @@ pub async fn context(
     // information_schema gives `SHOW TABLES`, `SHOW COLUMNS FROM t` and
     // `SELECT … FROM information_schema.columns`, as in datafusion-cli
     let config = datafusion::prelude::SessionConfig::new().with_information_schema(true);
-    let ctx = SessionContext::new_with_config(config);
+    // Operators that track memory (sorts, joins, aggregates) fail cleanly past the limit;
+    // `execute` holds the collected result to the same limit.
+    let limit = crate::config::sql_memory_limit()?;
+    let runtime = RuntimeEnvBuilder::new()
+        .with_memory_limit(limit, 1.0)
+        .build_arc()?;
+    let ctx = SessionContext::new_with_config_rt(config, runtime);
+    super::bounded::register(&ctx, limit);
     ctx.register_object_store(lake.store_url(), lake.store());
     let (names, _) = lake.list_level("tables/").await?;
     let mut tables = BTreeSet::new();
@@ -78,7 +93,7 @@ pub async fn context(
     register_runs(&ctx, lake, run).await?;
     if VIEW_INPUTS.iter().all(|t| tables.contains(*t)) {
         for stmt in DFParser::parse_sql(VIEWS)? {
-            execute(&ctx, stmt, None).await?;
+            execute(&ctx, stmt, Guard::Trusted).await?;
         }
     }
     if with_bundles {
@@ -292,8 +307,76 @@ pub fn needs_bundles(query: &str) -> bool {
 }
 
 /// Parses one or more `;`-separated statements (the last `;` is optional).
+/// How deep expressions may nest in one statement (a sum of N terms is N deep): the
+/// planner's rewrites take time quadratic in the depth.
+pub const MAX_EXPR_DEPTH: usize = 1000;
+/// How many SELECTs one statement may hold (each `UNION ALL` adds one).
+pub const MAX_SELECTS: usize = 1000;
+
+/// Parses one or more `;`-separated statements (the last `;` is optional); a statement
+/// deeper or larger than [`MAX_EXPR_DEPTH`] and [`MAX_SELECTS`] allow is refused here,
+/// before any planning.
 pub fn parse(text: &str) -> Result<Vec<Statement>, Error> {
-    Ok(DFParser::parse_sql(text)?.into_iter().collect())
+    let stmts: Vec<Statement> = DFParser::parse_sql(text)?.into_iter().collect();
+    for s in &stmts {
+        check_size(s)?;
+    }
+    Ok(stmts)
+}
+
+/// Measures a statement's expression depth and SELECT count in one walk.
+#[derive(Default)]
+struct Size {
+    depth: usize,
+    deepest: usize,
+    selects: usize,
+}
+
+impl Visitor for Size {
+    type Break = ();
+    fn pre_visit_expr(&mut self, _: &Expr) -> ControlFlow<()> {
+        self.depth += 1;
+        self.deepest = self.deepest.max(self.depth);
+        if self.deepest > MAX_EXPR_DEPTH {
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+    fn post_visit_expr(&mut self, _: &Expr) -> ControlFlow<()> {
+        self.depth -= 1;
+        ControlFlow::Continue(())
+    }
+    fn pre_visit_select(&mut self, _: &Select) -> ControlFlow<()> {
+        self.selects += 1;
+        if self.selects > MAX_SELECTS {
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+fn check_size(stmt: &Statement) -> Result<(), AccessError> {
+    let mut size = Size::default();
+    let _ = match stmt {
+        Statement::Statement(s) => s.visit(&mut size),
+        Statement::CopyTo(c) => match &c.source {
+            CopyToSource::Query(q) => q.visit(&mut size),
+            CopyToSource::Relation(_) => ControlFlow::Continue(()),
+        },
+        Statement::Explain(e) => return check_size(&e.statement),
+        _ => ControlFlow::Continue(()),
+    };
+    if size.deepest > MAX_EXPR_DEPTH {
+        return Err(AccessError::TooLarge(format!(
+            "expressions nest more than {MAX_EXPR_DEPTH} deep"
+        )));
+    }
+    if size.selects > MAX_SELECTS {
+        return Err(AccessError::TooLarge(format!(
+            "more than {MAX_SELECTS} SELECTs"
+        )));
+    }
+    Ok(())
 }
 
 /// Whether the text typed so far ends a statement: it tokenizes (no open quote or
@@ -311,24 +394,141 @@ pub fn complete(text: &str) -> bool {
     }
 }
 
-/// Plans and runs one statement; with `options`, plans they forbid are refused.
+/// Who issued a statement, and so what it may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Guard {
+    /// dossier's own statements (the analyst views): anything.
+    Trusted,
+    /// An analyst's statement in `dossier sql`: reading the lake, and views and in-memory
+    /// tables of the session itself. Never a write (INSERT, UPDATE, DELETE, `COPY … TO`);
+    /// files outside the lake (`CREATE EXTERNAL TABLE`) only when `read_files` is set.
+    Analyst { read_files: bool },
+}
+
+/// Refuses an analyst's plan that would write anywhere or, unless allowed, read files
+/// that are not the lake's; the error names what the statement would have done.
+pub fn check(plan: &LogicalPlan, guard: Guard) -> Result<(), AccessError> {
+    let Guard::Analyst { read_files } = guard else {
+        return Ok(());
+    };
+    let mut refused = None;
+    plan.apply_with_subqueries(|p| {
+        refused = match p {
+            LogicalPlan::Dml(d) => Some(format!("{} writes into table {}", d.op, d.table_name)),
+            LogicalPlan::Copy(c) => Some(format!("COPY writes to {}", c.output_url)),
+            LogicalPlan::Ddl(DdlStatement::CreateExternalTable(t)) if !read_files => Some(format!(
+                "CREATE EXTERNAL TABLE reads {} (pass --read-files to allow files outside the lake)",
+                t.locations.join(", ")
+            )),
+            _ => None,
+        };
+        Ok(if refused.is_some() {
+            TreeNodeRecursion::Stop
+        } else {
+            TreeNodeRecursion::Continue
+        })
+    })
+    .map_err(|e| AccessError::ReadOnly(e.to_string()))?;
+    match refused {
+        Some(why) => Err(AccessError::ReadOnly(why)),
+        None => Ok(()),
+    }
+}
+
+/// Plans and runs one statement under `guard`.
 pub async fn execute(
     ctx: &SessionContext,
     stmt: Statement,
-    options: Option<&SQLOptions>,
+    guard: Guard,
 ) -> Result<Vec<RecordBatch>, Error> {
     let plan = ctx.state().statement_to_plan(stmt).await?;
-    if let Some(o) = options {
-        o.verify_plan(&plan)?;
-    }
+    check(&plan, guard)?;
     let df = ctx.execute_logical_plan(plan).await?;
     let schema = Arc::new(df.schema().as_arrow().clone());
-    let batches = df.collect().await?;
+    let limit = match ctx.runtime_env().memory_pool.memory_limit() {
+        MemoryLimit::Finite(n) => n,
+        MemoryLimit::Infinite | MemoryLimit::Unknown => usize::MAX,
+    };
+    let mut stream = df.execute_stream().await?;
+    let mut batches = Vec::new();
+    let mut held = 0usize;
+    while let Some(batch) = stream.next().await {
+        let batch = batch?;
+        held = held.saturating_add(batch.get_array_memory_size());
+        if held > limit {
+            return Err(AccessError::ResultTooLarge { limit }.into());
+        }
+        batches.push(batch);
+    }
     // no rows still has columns: a table or CSV header, not nothing
     if batches.is_empty() && !schema.fields().is_empty() {
         return Ok(vec![RecordBatch::new_empty(schema)]);
     }
     Ok(batches)
+}
+
+/// Where a session's results go: stdout, or a file outside the lake.
+pub enum Sink {
+    Stdout,
+    File {
+        path: std::path::PathBuf,
+        file: std::io::BufWriter<std::fs::File>,
+    },
+}
+
+impl Sink {
+    /// Stdout, or `path` created (or truncated) for the results. A path inside a local
+    /// lake, directly or through a link, is refused: exports never land in the lake.
+    pub fn open(lake: &Lake, path: Option<&Path>) -> Result<Sink, AccessError> {
+        let Some(path) = path else {
+            return Ok(Sink::Stdout);
+        };
+        let write_err = |source| AccessError::Write {
+            path: path.to_owned(),
+            source,
+        };
+        let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let name = path.file_name().ok_or_else(|| {
+            write_err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "not a file name",
+            ))
+        })?;
+        let mut target = std::fs::canonicalize(parent).map_err(write_err)?.join(name);
+        if let Ok(real) = std::fs::canonicalize(&target) {
+            target = real;
+        }
+        if lake.local_dir().is_some_and(|dir| target.starts_with(dir)) {
+            return Err(AccessError::ExportIntoLake {
+                path: path.to_owned(),
+            });
+        }
+        let file = std::fs::File::create(&target).map_err(write_err)?;
+        Ok(Sink::File {
+            path: path.to_owned(),
+            file: std::io::BufWriter::new(file),
+        })
+    }
+
+    pub fn write(&mut self, text: &str) -> Result<(), AccessError> {
+        use std::io::Write;
+        match self {
+            Sink::Stdout => {
+                print!("{text}");
+                Ok(())
+            }
+            Sink::File { path, file } => file
+                .write_all(text.as_bytes())
+                .and_then(|()| file.flush())
+                .map_err(|source| AccessError::Write {
+                    path: path.clone(),
+                    source,
+                }),
+        }
+    }
 }
 
 /// Options for a read-only session: queries only (no DDL, DML or `SET`).

@@ -76,6 +76,13 @@ pub enum Command {
         /// Print the session setup time and each statement's time and rows on stderr.
         #[arg(long)]
         timing: bool,
+        /// Write the results to FILE instead of stdout (never a path inside the lake).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Allow `CREATE EXTERNAL TABLE` over files outside the lake (the session is
+        /// read-only over the lake either way: no INSERT, UPDATE, DELETE or COPY).
+        #[arg(long)]
+        read_files: bool,
     },
     /// The analyst's view of a run: one asset's page, or with no --asset the run's index
     /// (and with --out DIR, the index and every asset's page as files).

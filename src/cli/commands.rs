@@ -17,7 +17,7 @@ use dossier::run::precedence::Ranks;
 use dossier::snapshot::fetch::LiveConfig;
 use dossier::{demo, snapshot};
 
-use super::plan::{Input, Job, Plan};
+use super::plan::{Input, Job, Plan, SqlJob};
 
 pub async fn execute(plan: Plan) -> anyhow::Result<ExitCode> {
     let Plan { lake, quiet, job } = plan;
@@ -30,13 +30,7 @@ pub async fn execute(plan: Plan) -> anyhow::Result<ExitCode> {
             config,
             save_responses,
         } => snapshot_live(&lake, quiet, &portfolio, &config, save_responses.as_deref()).await,
-        Job::Sql {
-            query,
-            format,
-            snapshot,
-            run,
-            timing,
-        } => sql(&lake, query, format, &snapshot, run.as_deref(), timing).await,
+        Job::Sql(job) => sql(&lake, job).await,
         Job::Report {
             run,
             asset,
@@ -120,19 +114,22 @@ async fn snapshot_live(
     Ok(ExitCode::SUCCESS)
 }
 
-async fn sql(
-    lake: &str,
-    query: Option<String>,
-    format: sql::Format,
-    snapshot: &str,
-    run: Option<&str>,
-    timing: bool,
-) -> anyhow::Result<ExitCode> {
+async fn sql(lake: &str, job: SqlJob) -> anyhow::Result<ExitCode> {
+    let SqlJob {
+        query,
+        format,
+        snapshot,
+        run,
+        timing,
+        out,
+        guard,
+    } = job;
     let lake = Lake::open_existing(lake)?;
+    let mut sink = sql::Sink::open(&lake, out.as_deref())?;
     let query = match query {
         Some(q) => q,
         None if std::io::stdin().is_terminal() => {
-            shell::interactive(&lake, snapshot, run, format).await?;
+            shell::interactive(&lake, &snapshot, run.as_deref(), format, guard, sink).await?;
             return Ok(ExitCode::SUCCESS);
         }
         None => {
@@ -143,13 +140,13 @@ async fn sql(
     };
     let ms = |t: Instant| t.elapsed().as_secs_f64() * 1e3;
     let start = Instant::now();
-    let ctx = sql::context(&lake, snapshot, sql::needs_bundles(&query), run).await?;
+    let ctx = sql::context(&lake, &snapshot, sql::needs_bundles(&query), run.as_deref()).await?;
     if timing {
         eprintln!("timing: session {:.2} ms", ms(start));
     }
     for (i, stmt) in sql::parse(&query)?.into_iter().enumerate() {
         let start = Instant::now();
-        let batches = sql::execute(&ctx, stmt, None).await?;
+        let batches = sql::execute(&ctx, stmt, guard).await?;
         if timing {
             let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
             eprintln!(
@@ -161,10 +158,11 @@ async fn sql(
         if batches.iter().all(|b| b.num_columns() == 0) {
             continue;
         }
-        print!("{}", sql::render(&batches, format)?);
+        let mut text = sql::render(&batches, format)?;
         if format == sql::Format::Table {
-            println!();
+            text.push('\n');
         }
+        sink.write(&text)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -213,12 +211,12 @@ async fn verify(
 ) -> anyhow::Result<ExitCode> {
     let text = match claims {
         Input::Stdin => {
-            let mut t = String::new();
-            std::io::stdin().read_to_string(&mut t)?;
+            let mut t = Vec::new();
+            std::io::stdin().read_to_end(&mut t)?;
             t
         }
         Input::File(path) => {
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?
+            std::fs::read(path).with_context(|| format!("reading {}", path.display()))?
         }
     };
     let lake = Lake::open_existing(lake)?;

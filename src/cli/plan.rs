@@ -9,8 +9,8 @@ use anyhow::Context;
 
 use dossier::access::{report, sql};
 use dossier::config;
-use dossier::domain::AssetId;
 use dossier::domain::Portfolio;
+use dossier::domain::{AssetId, Hash256};
 use dossier::run::precedence::Ranks;
 use dossier::run::reason::llm;
 use dossier::snapshot::fetch::LiveConfig;
@@ -24,6 +24,19 @@ pub struct Plan {
     /// No summaries on stderr.
     pub quiet: bool,
     pub job: Job,
+}
+
+/// A `dossier sql` invocation.
+pub struct SqlJob {
+    /// None: a prompt on a terminal, else the statements on stdin.
+    pub query: Option<String>,
+    pub format: sql::Format,
+    pub snapshot: String,
+    pub run: Option<String>,
+    pub timing: bool,
+    /// Results go to this file (checked to be outside the lake) instead of stdout.
+    pub out: Option<PathBuf>,
+    pub guard: sql::Guard,
 }
 
 /// Where the claims of `verify` come from.
@@ -42,14 +55,7 @@ pub enum Job {
         config: Box<LiveConfig>,
         save_responses: Option<PathBuf>,
     },
-    Sql {
-        /// None: a prompt on a terminal, else the statements on stdin.
-        query: Option<String>,
-        format: sql::Format,
-        snapshot: String,
-        run: Option<String>,
-        timing: bool,
-    },
+    Sql(SqlJob),
     Report {
         /// None: the latest finished run.
         run: Option<String>,
@@ -88,6 +94,25 @@ pub enum Job {
 /// The default lake of every command but `demo`, which writes `./demo-lake` instead.
 const DEFAULT_LAKE: &str = "./lake";
 
+/// `--snapshot`: `latest` or a whole snapshot id, checked the same way for every command.
+fn snapshot_ref(s: String) -> anyhow::Result<String> {
+    if s == "latest" {
+        return Ok(s);
+    }
+    Hash256::try_from(s)
+        .map(String::from)
+        .context("--snapshot takes `latest` or a snapshot id")
+}
+
+/// `--run`: a run id (`[a-z0-9_-]{1,64}`), checked before it names an object.
+fn run_ref(s: String) -> anyhow::Result<String> {
+    if dossier::run::valid_run_id(&s) {
+        Ok(s)
+    } else {
+        Err(dossier::run::RunError::BadRunId(s).into())
+    }
+}
+
 /// Checks the arguments and reads what they name.
 pub fn plan(cli: Cli) -> anyhow::Result<Plan> {
     let job = match cli.command {
@@ -116,20 +141,24 @@ pub fn plan(cli: Cli) -> anyhow::Result<Plan> {
             snapshot,
             run,
             timing,
-        } => Job::Sql {
+            out,
+            read_files,
+        } => Job::Sql(SqlJob {
             query,
             format,
-            snapshot,
-            run,
+            snapshot: snapshot_ref(snapshot)?,
+            run: run.map(run_ref).transpose()?,
             timing,
-        },
+            out,
+            guard: sql::Guard::Analyst { read_files },
+        }),
         Command::Report {
             run,
             asset,
             format,
             out,
         } => Job::Report {
-            run: (run != "latest").then_some(run),
+            run: (run != "latest").then_some(run).map(run_ref).transpose()?,
             asset: asset
                 .map(AssetId::try_from)
                 .transpose()
@@ -137,9 +166,12 @@ pub fn plan(cli: Cli) -> anyhow::Result<Plan> {
             format,
             out,
         },
-        Command::Serve { addr, snapshot } => Job::Serve { addr, snapshot },
+        Command::Serve { addr, snapshot } => Job::Serve {
+            addr,
+            snapshot: snapshot_ref(snapshot)?,
+        },
         Command::Verify { snapshot, claims } => Job::Verify {
-            snapshot,
+            snapshot: snapshot_ref(snapshot)?,
             claims: if claims.as_os_str() == "-" {
                 Input::Stdin
             } else {
@@ -153,7 +185,7 @@ pub fn plan(cli: Cli) -> anyhow::Result<Plan> {
             budget,
             dump,
         } => Job::Distill {
-            snapshot,
+            snapshot: snapshot_ref(snapshot)?,
             assets,
             query,
             budget,
@@ -187,7 +219,7 @@ pub fn plan(cli: Cli) -> anyhow::Result<Plan> {
                 _ => None,
             };
             Job::Run(Box::new(dossier::run::Options {
-                snapshot,
+                snapshot: snapshot_ref(snapshot)?,
                 assets,
                 reasoner,
                 run_id,

@@ -83,10 +83,27 @@ pub enum ClaimLine {
     },
 }
 
-/// Parses JSON Lines; blank lines are skipped, every other line gives one entry.
-pub fn parse_lines(text: &str) -> Vec<ClaimLine> {
+/// Parses JSON Lines; blank lines are skipped, every other line gives one entry. A line
+/// that is not UTF-8 is malformed on its own: the lines around it still parse.
+pub fn parse_lines(bytes: &[u8]) -> Vec<ClaimLine> {
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        let line = match std::str::from_utf8(raw) {
+            Ok(line) => line,
+            Err(e) => {
+                out.push(ClaimLine::Malformed {
+                    line: i + 1,
+                    id: None,
+                    reason: format!(
+                        "line {}: not UTF-8 (invalid byte at column {})",
+                        i + 1,
+                        e.valid_up_to() + 1
+                    ),
+                });
+                continue;
+            }
+        };
         if line.trim().is_empty() {
             continue;
         }
@@ -122,7 +139,7 @@ mod tests {
 {"id":"c2","asset":"a","field":"f","value":"1","label":"guess"}
 not json at all
 {"id":"c3","asset":"a","field":"f","value":"1","label":"modeled","extra":1}"#;
-        let lines = parse_lines(text);
+        let lines = parse_lines(text.as_bytes());
         assert_eq!(lines.len(), 4);
         assert!(matches!(&lines[0], ClaimLine::Claim(c) if c.id == "c1" && c.label == Label::Fact));
         assert!(
@@ -137,5 +154,23 @@ not json at all
             }
         ));
         assert!(matches!(&lines[3], ClaimLine::Malformed { id: Some(id), .. } if id == "c3"));
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_malformed_alone() {
+        let good = br#"{"id":"c1","asset":"a","field":"f","value":"1","label":"hypothesis"}"#;
+        let mut text = good.to_vec();
+        text.extend_from_slice(b"\r\n{\"id\":\"c2\",\"value\":\"\xff\xfe\"}\n");
+        text.extend_from_slice(
+            br#"{"id":"c3","asset":"a","field":"f","value":"1","label":"hypothesis"}"#,
+        );
+        let lines = parse_lines(&text);
+        assert_eq!(lines.len(), 3);
+        assert!(matches!(&lines[0], ClaimLine::Claim(c) if c.id == "c1"));
+        assert!(matches!(
+            &lines[1],
+            ClaimLine::Malformed { line: 2, id: None, reason } if reason.contains("not UTF-8")
+        ));
+        assert!(matches!(&lines[2], ClaimLine::Claim(c) if c.id == "c3"));
     }
 }

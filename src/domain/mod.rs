@@ -10,4 +10,6 @@ pub use claims::{Claim, ClaimLine, Label, parse_lines};
 pub use model::{
     AssetId, Facets, Family, FamilyStatus, Hash256, IdError, Record, TextField, sha256_hex,
 };
-pub use portfolio::{Asset, Portfolio, PortfolioError, SourceMeta, is_nct_id, one_line};
+pub use portfolio::{
+    Asset, MetaError, Portfolio, PortfolioError, SourceMeta, is_nct_id, one_line, printable,
+};

@@ -28,6 +28,61 @@ pub enum PortfolioError {
     },
     #[error("portfolio {path}: no [[asset]] entries")]
     Empty { path: PathBuf },
+    #[error("portfolio {path}: source[{index}]")]
+    Source {
+        path: PathBuf,
+        index: usize,
+        #[source]
+        source: MetaError,
+    },
+}
+
+/// A source URL or date that cannot stand in the catalog (which is the citation
+/// allowlist): the key, the value as given (shortened) and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{key}` {value}: {problem}")]
+pub struct MetaError {
+    pub key: &'static str,
+    pub value: String,
+    pub problem: &'static str,
+}
+
+/// The longest source URL accepted (browsers and servers commonly stop near 2,000).
+pub const MAX_URL_LEN: usize = 2048;
+
+/// Checks a source URL: an absolute `http(s)` URL with a host, at most
+/// [`MAX_URL_LEN`] bytes, with no spaces or control characters (the URL parser would
+/// silently drop a newline or tab, so the raw text is checked first).
+pub fn check_source_url(key: &'static str, url: &str) -> Result<(), MetaError> {
+    let err = |problem| MetaError {
+        key,
+        value: shown(url),
+        problem,
+    };
+    if url.len() > MAX_URL_LEN {
+        return Err(err("longer than 2048 bytes"));
+    }
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(err("holds spaces or control characters"));
+    }
+    let parsed = url::Url::parse(url).map_err(|_| err("not an absolute URL"))?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(err("not an http(s) URL"));
+    }
+    if parsed.host_str().is_none_or(str::is_empty) {
+        return Err(err("has no host"));
+    }
+    Ok(())
+}
+
+/// A value quoted for a message: at most 80 characters, escapes for control characters.
+fn shown(v: &str) -> String {
+    let cut: String = v.chars().take(80).collect();
+    let mut s = format!("{cut:?}");
+    if cut.len() < v.len() {
+        s.push_str(&format!(" (first 80 of {} bytes)", v.len()));
+    }
+    s
 }
 
 /// One asset to profile. Field names are the portfolio contract (the README's "Portfolio (TOML)").
@@ -100,6 +155,39 @@ pub struct Portfolio {
     pub source: Vec<SourceMeta>,
 }
 
+impl SourceMeta {
+    /// Checks what would enter the catalog: the URL ([`check_source_url`]),
+    /// `retrieved_at` (an RFC 3339 time or a `YYYY-MM-DD` date) and `cutoff_date`
+    /// (a real `YYYY-MM-DD` date).
+    pub fn validate(&self) -> Result<(), MetaError> {
+        if let Some(u) = &self.url {
+            check_source_url("url", u)?;
+        }
+        if let Some(r) = &self.retrieved_at {
+            let t = r.trim();
+            if chrono::DateTime::parse_from_rfc3339(t).is_err()
+                && chrono::NaiveDate::parse_from_str(t, "%Y-%m-%d").is_err()
+            {
+                return Err(MetaError {
+                    key: "retrieved_at",
+                    value: shown(r),
+                    problem: "not an RFC 3339 time or a YYYY-MM-DD date",
+                });
+            }
+        }
+        if let Some(c) = &self.cutoff_date
+            && chrono::NaiveDate::parse_from_str(c.trim(), "%Y-%m-%d").is_err()
+        {
+            return Err(MetaError {
+                key: "cutoff_date",
+                value: shown(c),
+                problem: "not a YYYY-MM-DD date",
+            });
+        }
+        Ok(())
+    }
+}
+
 impl Portfolio {
     pub fn load(path: &Path) -> Result<Portfolio, PortfolioError> {
         let text = std::fs::read_to_string(path).map_err(|source| PortfolioError::Read {
@@ -162,6 +250,18 @@ impl Portfolio {
                     )));
                 }
             }
+            for (key, urls) in [("press", &a.press), ("epi", &a.epi)] {
+                for u in urls {
+                    check_source_url(key, u).map_err(|e| bad(e.to_string()))?;
+                }
+            }
+        }
+        for (index, s) in self.source.iter().enumerate() {
+            s.validate().map_err(|source| PortfolioError::Source {
+                path: path.to_owned(),
+                index,
+                source,
+            })?;
         }
         Ok(())
     }
@@ -183,12 +283,50 @@ pub fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The longest error line printed; a longer message keeps its start and says how much
+/// was cut (a path hundreds of segments long, a 1 MB value).
+pub const MAX_MESSAGE_CHARS: usize = 2000;
+
+/// A message made safe for one line of a terminal or log: control characters (a newline
+/// in a file name, an escape sequence) are escaped, and the text is cut at
+/// [`MAX_MESSAGE_CHARS`].
+pub fn printable(s: &str) -> String {
+    let mut out = String::new();
+    let mut shown = 0;
+    for (i, c) in s.char_indices() {
+        if shown >= MAX_MESSAGE_CHARS {
+            out.push_str(&format!("… ({} more bytes)", s.len() - i));
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+        shown += 1;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn parse(s: &str) -> Result<Portfolio, PortfolioError> {
         Portfolio::parse(s, Path::new("p.toml"))
+    }
+
+    #[test]
+    fn printable_messages_are_one_short_line() {
+        assert_eq!(
+            printable("bad\nname\t\u{1b}[31m"),
+            "bad\\nname\\t\\u{1b}[31m"
+        );
+        let long = "a/".repeat(5000);
+        let p = printable(&long);
+        assert!(p.starts_with("a/a/"));
+        assert!(p.ends_with("… (8000 more bytes)"), "{}", &p[p.len() - 40..]);
+        assert_eq!(printable("≥ 18 × 2"), "≥ 18 × 2");
     }
 
     #[test]

@@ -30,7 +30,8 @@ pub async fn read_capped(mut body: impl Chunks, url: &str, cap: u64) -> Result<B
     let mut buf = BytesMut::new();
     while let Some(chunk) = body.next_chunk().await.map_err(|source| HttpError::Body {
         url: url.to_string(),
-        source,
+        // the URL this error would name is the one sent, which may carry credentials
+        source: source.without_url(),
     })? {
         if (buf.len() + chunk.len()) as u64 > cap {
             return Err(HttpError::TooLarge {

@@ -59,6 +59,8 @@ pub struct Lake {
     store_url: Url,
     /// The lake's own URL as given, for messages.
     pub url: String,
+    /// The lake's directory, when it is a local one.
+    local_dir: Option<std::path::PathBuf>,
 }
 
 impl Lake {
@@ -103,6 +105,7 @@ impl Lake {
             root,
             store_url,
             url: url.to_string(),
+            local_dir: None,
         })
     }
 
@@ -139,7 +142,13 @@ impl Lake {
             root,
             store_url: Url::parse("file:///").expect("static url"),
             url: url.to_string(),
+            local_dir: Some(abs),
         })
+    }
+
+    /// The lake's directory (canonical), when it is a local one.
+    pub fn local_dir(&self) -> Option<&std::path::Path> {
+        self.local_dir.as_deref()
     }
 
     pub fn store(&self) -> Arc<dyn ObjectStore> {

@@ -22,9 +22,9 @@ pub async fn evidence(
     Ok((id, manifest, ev))
 }
 
-/// Verdicts for a claims file's text. A claim for an asset the snapshot does not hold
+/// Verdicts for a claims file's bytes (one per line that is not blank). A claim for an asset the snapshot does not hold
 /// is rejected as malformed.
-pub fn verdicts(text: &str, manifest: &SnapshotManifest, ev: &Evidence) -> Vec<Verdict> {
+pub fn verdicts(text: &[u8], manifest: &SnapshotManifest, ev: &Evidence) -> Vec<Verdict> {
     let lines = parse_lines(text);
     let mut out = gates::verify(&lines, ev);
     for (line, v) in lines.iter().zip(out.iter_mut()) {

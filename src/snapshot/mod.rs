@@ -51,6 +51,8 @@ pub struct SnapshotOutcome {
     pub records: usize,
     pub import_secs: f64,
     pub total_secs: f64,
+    /// Entries of the import directory that were not read (links, pipes), with why.
+    pub skipped: Vec<import::Skipped>,
 }
 
 /// Builds every bundle and the manifest in memory (pure once the files are read).
@@ -146,6 +148,7 @@ pub async fn snapshot_import(
         manifest,
         import_secs,
         total_secs: started.elapsed().as_secs_f64(),
+        skipped: imported.skipped.clone(),
     })
 }
 
@@ -257,6 +260,9 @@ impl std::fmt::Display for SnapshotOutcome {
         writeln!(f, "  asset x family statuses: {}", st.join(", "))?;
         for u in &m.unplaced {
             writeln!(f, "  unplaced {}: {}", u.file, u.reason)?;
+        }
+        for s in &self.skipped {
+            writeln!(f, "  skipped {}: {}", s.path.display(), s.reason)?;
         }
         Ok(())
     }

@@ -307,40 +307,70 @@ pub fn verify(lines: &[ClaimLine], ev: &Evidence) -> Vec<Verdict> {
             ClaimLine::Malformed { .. } => None,
         })
         .collect();
-    let mut ok: HashMap<&str, bool> = HashMap::new();
+    // A claim passes its own gates once per id (a repeated id passes nowhere).
+    let mut own_ok: HashMap<&str, bool> = HashMap::new();
     for (l, o) in lines.iter().zip(&own) {
         if let (ClaimLine::Claim(c), Some((f, _))) = (l, o) {
-            ok.insert(
+            own_ok.insert(
                 c.id.as_str(),
-                f.0.is_empty() && !ok.contains_key(c.id.as_str()),
+                f.0.is_empty() && !own_ok.contains_key(c.id.as_str()),
             );
         }
     }
-    // Propagate input failures until nothing changes (also rejects cycles).
-    let mut input_fail: HashMap<&str, String> = HashMap::new();
+    // Grounded claims, from the bottom up: a claim without inputs is grounded when it
+    // passes its own gates; a derived or inference claim once every input is grounded.
+    // Claims that only lean on each other (a cycle) never become grounded.
+    let mut grounded: HashMap<&str, bool> = lines
+        .iter()
+        .filter_map(|l| match l {
+            ClaimLine::Claim(c) => Some((
+                c.id.as_str(),
+                !c.label.needs_inputs() && own_ok.get(c.id.as_str()) == Some(&true),
+            )),
+            ClaimLine::Malformed { .. } => None,
+        })
+        .collect();
     loop {
         let mut changed = false;
         for l in lines {
             let ClaimLine::Claim(c) = l else { continue };
-            if !c.label.needs_inputs() || !ok.get(c.id.as_str()).copied().unwrap_or(false) {
+            let id = c.id.as_str();
+            if grounded.get(id) == Some(&true) || own_ok.get(id) != Some(&true) {
                 continue;
             }
-            let bad = c
-                .inputs
+            if c.inputs
                 .iter()
-                .find(|i| !ok.get(i.as_str()).copied().unwrap_or(false) || *i == &c.id);
-            if let Some(bad) = bad {
-                ok.insert(c.id.as_str(), false);
-                input_fail.insert(
-                    c.id.as_str(),
-                    format!("input claim {bad:?} is missing or rejected"),
-                );
+                .all(|i| *i != c.id && grounded.get(i.as_str()) == Some(&true))
+            {
+                grounded.insert(id, true);
                 changed = true;
             }
         }
         if !changed {
             break;
         }
+    }
+    let mut input_fail: HashMap<&str, String> = HashMap::new();
+    for l in lines {
+        let ClaimLine::Claim(c) = l else { continue };
+        let id = c.id.as_str();
+        if !c.label.needs_inputs() || own_ok.get(id) != Some(&true) || grounded[id] {
+            continue;
+        }
+        let why = match c
+            .inputs
+            .iter()
+            .find(|i| grounded.get(i.as_str()) != Some(&true))
+        {
+            Some(bad) if own_ok.get(bad.as_str()) != Some(&true) => {
+                format!("input claim {bad:?} is missing or rejected")
+            }
+            Some(bad) => format!(
+                "input claim {bad:?} is not grounded in a source (its inputs fail, or the claims lean on each other in a cycle)"
+            ),
+            None => "its inputs are not grounded in a source".to_string(),
+        };
+        input_fail.insert(id, why);
     }
     let mut seen: HashMap<&str, usize> = HashMap::new();
     lines
@@ -451,6 +481,51 @@ mod props {
             inputs: vec![],
             formula: None,
         }))
+    }
+
+    fn derived(id: &str, inputs: &[&str]) -> ClaimLine {
+        let ClaimLine::Claim(mut c) = claim("", "2") else {
+            unreachable!()
+        };
+        c.id = id.into();
+        c.label = Label::Derived;
+        c.source = None;
+        c.quote = None;
+        c.inputs = inputs.iter().map(|s| s.to_string()).collect();
+        c.formula = Some("x + 1".into());
+        ClaimLine::Claim(c)
+    }
+
+    /// Derived claims are grounded from the bottom up: a chain on a sourced fact passes,
+    /// claims that only name each other (a cycle, or themselves) pass nowhere, and what
+    /// rests on them fails too.
+    #[test]
+    fn derived_claims_need_a_chain_down_to_a_source() {
+        let ev = evidence(&["response 1 of cohort".to_string()]);
+        let lines = [
+            claim("response 1 of cohort", "1"),
+            derived("d1", &["c"]),
+            derived("d2", &["d1"]),
+            derived("x", &["y"]),
+            derived("y", &["x"]),
+            derived("self", &["self"]),
+            derived("on-cycle", &["c", "x"]),
+            derived("on-missing", &["nowhere"]),
+        ];
+        let v = verify(&lines, &ev);
+        let accepted: Vec<bool> = v.iter().map(|v| v.accepted()).collect();
+        assert_eq!(
+            accepted,
+            [true, true, true, false, false, false, false, false]
+        );
+        assert!(v[3].reason.contains("cycle"), "{}", v[3].reason);
+        assert!(v[5].reason.contains("\"self\""), "{}", v[5].reason);
+        assert!(v[6].reason.contains("\"x\""), "{}", v[6].reason);
+        assert!(
+            v[7].reason.contains("missing or rejected"),
+            "{}",
+            v[7].reason
+        );
     }
 
     proptest! {

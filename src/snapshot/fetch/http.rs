@@ -56,6 +56,10 @@ pub struct HttpConfig {
     pub limits: BTreeMap<String, Limit>,
     /// The limit of an API with no entry (press and epidemiology hosts).
     pub default_limit: Limit,
+    /// Credentials per API (`api_key`), as query parameters added to a request as it
+    /// leaves and nowhere else: the URL that callers, cache keys and entries, the catalog,
+    /// the manifest and every message see is the one without them.
+    pub credentials: BTreeMap<String, Vec<(String, String)>>,
 }
 
 impl HttpConfig {
@@ -295,9 +299,11 @@ impl Client {
             s.first.get_or_insert(now);
             s.last = Some(now);
         });
-        let resp = match self.request(url, conditional).send().await {
+        let resp = match self.request(api, url, conditional).send().await {
             Ok(r) => r,
             Err(source) => {
+                // reqwest's error names the URL it sent, credentials included
+                let source = source.without_url();
                 let url = url.to_string();
                 return Attempt::failed(FetchError::Transport { url, source });
             }
@@ -335,13 +341,17 @@ impl Client {
         Attempt::Done(done)
     }
 
-    /// The GET with its conditional headers.
+    /// The GET with the API's credentials and the conditional headers.
     fn request(
         &self,
+        api: &str,
         url: &str,
         conditional: (Option<&str>, Option<&str>),
     ) -> reqwest::RequestBuilder {
         let mut req = self.http.get(url);
+        if let Some(creds) = self.cfg.credentials.get(api) {
+            req = req.query(creds);
+        }
         if let Some(etag) = conditional.0 {
             req = req.header(reqwest::header::IF_NONE_MATCH, etag);
         }

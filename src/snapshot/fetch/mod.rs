@@ -167,6 +167,16 @@ impl LiveConfig {
             headroom: self.headroom,
             limits,
             default_limit,
+            credentials: [
+                ("openfda", &self.openfda_api_key),
+                ("ncbi", &self.ncbi_api_key),
+            ]
+            .into_iter()
+            .filter_map(|(api, key)| {
+                let key = key.as_ref()?;
+                Some((api.to_string(), vec![("api_key".to_string(), key.clone())]))
+            })
+            .collect(),
         }
     }
 }
@@ -435,11 +445,7 @@ impl Fetcher<'_> {
     }
 
     fn openfda_query(&self, search: &str, limit: &str) -> Vec<(&'static str, String)> {
-        let mut q = vec![("search", search.to_string()), ("limit", limit.to_string())];
-        if let Some(k) = &self.cfg.openfda_api_key {
-            q.push(("api_key", k.clone()));
-        }
-        q
+        vec![("search", search.to_string()), ("limit", limit.to_string())]
     }
 
     fn name_search(a: &Asset) -> String {
@@ -566,9 +572,6 @@ impl Fetcher<'_> {
         q.push(("tool", &self.cfg.ncbi_tool));
         if let Some(e) = &self.cfg.ncbi_email {
             q.push(("email", e));
-        }
-        if let Some(k) = &self.cfg.ncbi_api_key {
-            q.push(("api_key", k));
         }
         q
     }
@@ -880,6 +883,7 @@ pub async fn snapshot_live(
             manifest,
             import_secs: fetch_secs,
             total_secs: started.elapsed().as_secs_f64(),
+            skipped: Vec::new(),
         },
         stats,
     ))

@@ -76,11 +76,34 @@ pub struct Unplaced {
     pub reason: String,
 }
 
+/// An entry of the import directory that was not read: a link (links are never
+/// followed, so nothing outside the directory and no loop is reached) or something that
+/// is not a regular file (a named pipe, a socket, a device).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    pub path: PathBuf,
+    pub reason: &'static str,
+}
+
+/// Why an entry of the import directory is not read, or `None` for a regular file or a
+/// directory. Decided on the entry itself, never on what a link points at.
+fn unreadable(kind: std::fs::FileType) -> Option<&'static str> {
+    if kind.is_symlink() {
+        Some("a symbolic link (links are not followed)")
+    } else if kind.is_file() || kind.is_dir() {
+        None
+    } else {
+        Some("not a regular file (a pipe, socket or device)")
+    }
+}
+
 /// Everything an import produced, ordered by (family, key, content hash).
 #[derive(Debug, Default)]
 pub struct Imported {
     pub records: Vec<Record>,
     pub unplaced: Vec<Unplaced>,
+    /// Entries of the import directory that were not read, with why.
+    pub skipped: Vec<Skipped>,
     /// Raw bytes read, for throughput figures.
     pub bytes_read: u64,
     pub files: usize,
@@ -175,7 +198,8 @@ pub(crate) struct Draft {
 /// Reads and parses every file under `dir`. Any malformed file fails the whole import,
 /// naming the file and field, so a snapshot is never built from half a corpus.
 pub fn import_dir(dir: &Path, portfolio: &Portfolio) -> Result<Imported, ImportError> {
-    let files = list_files(dir)?;
+    let mut skipped = Vec::new();
+    let files = list_files(dir, &mut skipped)?;
     let inputs: Vec<Result<ImportFile, ImportError>> = files
         .par_iter()
         .map(|(family, path)| read_input(dir, *family, path, portfolio))
@@ -199,7 +223,10 @@ pub fn import_dir(dir: &Path, portfolio: &Portfolio) -> Result<Imported, ImportE
     for (file, family, result) in parsed {
         ok.push((file, family, result?));
     }
-    Ok(assemble(ok, bytes_read, files))
+    let mut imported = assemble(ok, bytes_read, files);
+    skipped.sort_by(|a, b| a.path.cmp(&b.path));
+    imported.skipped = skipped;
+    Ok(imported)
 }
 
 /// Gathers parsed files into the import: records sorted by family, key and content,
@@ -248,7 +275,10 @@ pub fn parse_file(f: &ImportFile) -> Result<Parsed, ImportError> {
     }
 }
 
-fn list_files(dir: &Path) -> Result<Vec<(Family, PathBuf)>, ImportError> {
+fn list_files(
+    dir: &Path,
+    skipped: &mut Vec<Skipped>,
+) -> Result<Vec<(Family, PathBuf)>, ImportError> {
     let list_err = |source| ImportError::List {
         path: dir.to_owned(),
         source,
@@ -261,35 +291,45 @@ fn list_files(dir: &Path) -> Result<Vec<(Family, PathBuf)>, ImportError> {
         if name.starts_with('.') {
             continue;
         }
-        if !path.is_dir() {
+        let kind = entry.file_type().map_err(list_err)?;
+        if let Some(reason) = unreadable(kind) {
+            skipped.push(Skipped { path, reason });
+            continue;
+        }
+        if !kind.is_dir() {
             return Err(ImportError::Stray { path });
         }
         let family = Family::parse(&name).ok_or_else(|| ImportError::UnknownFamily {
             path: path.clone(),
             name: name.clone(),
         })?;
-        walk(&path, &mut |p| out.push((family, p)))?;
+        walk(&path, &mut |p| out.push((family, p)), skipped)?;
     }
     out.sort();
     Ok(out)
 }
 
-fn walk(dir: &Path, push: &mut dyn FnMut(PathBuf)) -> Result<(), ImportError> {
+fn walk(
+    dir: &Path,
+    push: &mut dyn FnMut(PathBuf),
+    skipped: &mut Vec<Skipped>,
+) -> Result<(), ImportError> {
     let list_err = |source| ImportError::List {
         path: dir.to_owned(),
         source,
     };
     for entry in std::fs::read_dir(dir).map_err(list_err)? {
-        let path = entry.map_err(list_err)?.path();
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let entry = entry.map_err(list_err)?;
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
         if name.starts_with('.') || name.ends_with(SIDECAR_SUFFIX) {
             continue;
         }
-        if path.is_dir() {
-            walk(&path, push)?;
+        let kind = entry.file_type().map_err(list_err)?;
+        if let Some(reason) = unreadable(kind) {
+            skipped.push(Skipped { path, reason });
+        } else if kind.is_dir() {
+            walk(&path, push, skipped)?;
         } else {
             push(path);
         }
@@ -324,16 +364,23 @@ fn read_input(
     }
     let bytes = std::fs::read(path).map_err(read_err)?;
     let sidecar_path = PathBuf::from(format!("{}{SIDECAR_SUFFIX}", path.display()));
-    let meta = if sidecar_path.exists() {
+    let sidecar_kind = std::fs::symlink_metadata(&sidecar_path).map(|m| m.file_type());
+    let meta = if let Ok(kind) = sidecar_kind {
+        let sidecar_err = |message: String| ImportError::Sidecar {
+            file: rel.clone(),
+            sidecar: sidecar_path.display().to_string(),
+            message,
+        };
+        if let Some(reason) = unreadable(kind).or((!kind.is_file()).then_some("not a file")) {
+            return Err(sidecar_err(reason.to_string()));
+        }
         let text = std::fs::read_to_string(&sidecar_path).map_err(|source| ImportError::Read {
             path: sidecar_path.clone(),
             source,
         })?;
-        let meta: SourceMeta = toml::from_str(&text).map_err(|e| ImportError::Sidecar {
-            file: rel.clone(),
-            sidecar: sidecar_path.display().to_string(),
-            message: one_line(&e.to_string()),
-        })?;
+        let meta: SourceMeta =
+            toml::from_str(&text).map_err(|e| sidecar_err(one_line(&e.to_string())))?;
+        meta.validate().map_err(|e| sidecar_err(e.to_string()))?;
         Some(meta)
     } else {
         portfolio.source_for(&rel).cloned()

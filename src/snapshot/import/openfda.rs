@@ -17,43 +17,49 @@ struct Result_<'a> {
     index: usize,
 }
 
-fn results<'a>(
-    f: &ImportFile,
-    doc: &'a Value,
-    raws: &'a [&'a RawValue],
-) -> Result<Vec<Result_<'a>>, ImportError> {
-    let values = doc
-        .get("results")
-        .and_then(Value::as_array)
-        .ok_or_else(|| f.field_err("results", "missing: not an openFDA response"))?;
-    Ok(values
-        .iter()
-        .zip(raws)
-        .enumerate()
-        .map(|(index, (value, raw))| Result_ { value, raw, index })
-        .collect())
-}
-
+/// A page read in one pass: each element of `results[]` stays a slice of the file
+/// until its turn, so a large page (a bulk download of a million labels) never exists
+/// as one tree; only one record's tree at a time does.
 #[derive(Deserialize)]
 struct Page<'a> {
-    #[serde(borrow)]
-    results: Vec<&'a RawValue>,
+    #[serde(borrow, default)]
+    results: Option<Vec<&'a RawValue>>,
+    #[serde(default)]
+    meta: Option<Value>,
 }
 
 fn with_results(
     f: &ImportFile,
     build: impl Fn(&Result_<'_>, Option<String>) -> Result<Record, ImportError>,
 ) -> Result<Parsed, ImportError> {
-    let doc = f.json()?;
-    let page: Page<'_> = serde_json::from_slice(&f.bytes)
-        .map_err(|e| f.field_err("results", format!("not an array of records: {e}")))?;
-    let last_updated = doc
-        .pointer("/meta/last_updated")
+    let page: Page<'_> = serde_json::from_slice(&f.bytes).map_err(|e| {
+        if e.is_data() {
+            f.field_err("results", format!("not an array of records: {e}"))
+        } else {
+            f.text_err(crate::snapshot::text::TextError::json(&e))
+        }
+    })?;
+    let raws = page
+        .results
+        .ok_or_else(|| f.field_err("results", "missing: not an openFDA response"))?;
+    let last_updated = page
+        .meta
+        .as_ref()
+        .and_then(|m| m.pointer("/last_updated"))
         .and_then(Value::as_str)
         .map(str::to_string);
-    let mut out = Vec::new();
-    for r in results(f, &doc, &page.results)? {
-        out.push(build(&r, last_updated.clone())?);
+    let mut out = Vec::with_capacity(raws.len());
+    for (index, raw) in raws.into_iter().enumerate() {
+        let value: Value = serde_json::from_str(raw.get())
+            .map_err(|e| f.text_err(crate::snapshot::text::TextError::json(&e)))?;
+        out.push(build(
+            &Result_ {
+                value: &value,
+                raw,
+                index,
+            },
+            last_updated.clone(),
+        )?);
     }
     Ok(Parsed::Records(out))
 }
