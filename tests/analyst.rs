@@ -722,6 +722,19 @@ fn the_sql_session_is_read_only_over_the_lake_and_exports_only_outside_it() {
             .unwrap()
             .starts_with("asset_id\n")
     );
+    // a statement that fails leaves an existing export as it was
+    let keep = outside.path().join("keep.csv");
+    std::fs::write(&keep, "kept\n").unwrap();
+    let out = sql(
+        lake.path(),
+        &[
+            "SELECT no_such_column FROM profile",
+            "--out",
+            keep.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&keep).unwrap(), "kept\n");
     let link = outside.path().join("into-lake");
     std::os::unix::fs::symlink(lake.path().join("tables"), &link).unwrap();
     for target in [

@@ -205,23 +205,23 @@ fn mutated_inputs_end_in_exit_0_or_2_with_one_line_and_a_lake_that_verifies() {
         claims.push(b'\n');
     }
 
+    // `dossier verify` of a claims file against the good lake
+    let verify_cmd = |file: &Path| {
+        let mut c = dossier();
+        c.args([
+            "--lake",
+            good.path().to_str().unwrap(),
+            "verify",
+            "--snapshot",
+            &good_id,
+            "--claims",
+        ])
+        .arg(file);
+        c
+    };
     let unmutated = good.path().join("claims.jsonl");
     std::fs::write(&unmutated, &claims).unwrap();
-    let (code, _) = check(
-        "unmutated claims",
-        dossier()
-            .args([
-                "--lake",
-                good.path().to_str().unwrap(),
-                "verify",
-                "--snapshot",
-                &good_id,
-                "--claims",
-            ])
-            .arg(&unmutated),
-        60,
-        &[0],
-    );
+    let (code, _) = check("unmutated claims", &mut verify_cmd(&unmutated), 60, &[0]);
     assert_eq!(code, 0);
 
     for case in 0..cases {
@@ -278,21 +278,7 @@ fn mutated_inputs_end_in_exit_0_or_2_with_one_line_and_a_lake_that_verifies() {
                 let file = work.path().join("claims.jsonl");
                 std::fs::write(&file, &bytes).unwrap();
                 let what = format!("{tag}: verify after {how} of claims.jsonl");
-                let (code, out) = check(
-                    &what,
-                    dossier()
-                        .args([
-                            "--lake",
-                            good.path().to_str().unwrap(),
-                            "verify",
-                            "--snapshot",
-                            &good_id,
-                            "--claims",
-                        ])
-                        .arg(&file),
-                    60,
-                    &[0, 1, 2],
-                );
+                let (code, out) = check(&what, &mut verify_cmd(&file), 60, &[0, 1, 2]);
                 count(&mut verify, code);
                 if code != 2 {
                     // one verdict per line that is not blank

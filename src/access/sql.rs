@@ -470,15 +470,19 @@ pub async fn execute(
 /// Where a session's results go: stdout, or a file outside the lake.
 pub enum Sink {
     Stdout,
+    /// `path` as given (for messages) and its checked target; the file is created at
+    /// the first result, so a statement that fails leaves an existing file as it was.
     File {
         path: std::path::PathBuf,
-        file: std::io::BufWriter<std::fs::File>,
+        target: std::path::PathBuf,
+        file: Option<std::io::BufWriter<std::fs::File>>,
     },
 }
 
 impl Sink {
-    /// Stdout, or `path` created (or truncated) for the results. A path inside a local
-    /// lake, directly or through a link, is refused: exports never land in the lake.
+    /// Stdout, or `path` for the results (created, or truncated, at the first one). A path
+    /// inside a local lake, directly or through a link, is refused: exports never land in
+    /// the lake.
     pub fn open(lake: &Lake, path: Option<&Path>) -> Result<Sink, AccessError> {
         let Some(path) = path else {
             return Ok(Sink::Stdout);
@@ -506,10 +510,10 @@ impl Sink {
                 path: path.to_owned(),
             });
         }
-        let file = std::fs::File::create(&target).map_err(write_err)?;
         Ok(Sink::File {
             path: path.to_owned(),
-            file: std::io::BufWriter::new(file),
+            target,
+            file: None,
         })
     }
 
@@ -520,13 +524,20 @@ impl Sink {
                 print!("{text}");
                 Ok(())
             }
-            Sink::File { path, file } => file
-                .write_all(text.as_bytes())
-                .and_then(|()| file.flush())
-                .map_err(|source| AccessError::Write {
+            Sink::File { path, target, file } => {
+                let write = |file: &mut Option<std::io::BufWriter<std::fs::File>>| {
+                    if file.is_none() {
+                        *file = Some(std::io::BufWriter::new(std::fs::File::create(&*target)?));
+                    }
+                    let f = file.as_mut().expect("created above");
+                    f.write_all(text.as_bytes())?;
+                    f.flush()
+                };
+                write(file).map_err(|source| AccessError::Write {
                     path: path.clone(),
                     source,
-                }),
+                })
+            }
         }
     }
 }
