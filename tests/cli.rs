@@ -34,7 +34,8 @@ fn real_corpus_imports_with_the_expected_records_and_statuses() {
     let m = manifest(lake.path(), &id);
 
     // Every file parsed: the only files not placed are the two SEER tables, which name no URL.
-    let unplaced: Vec<&str> = m["unplaced"]
+    let diag = diagnostics(lake.path(), &id);
+    let unplaced: Vec<&str> = diag["unplaced"]
         .as_array()
         .unwrap()
         .iter()
@@ -768,7 +769,7 @@ fn a_seer_table_with_a_sidecar_is_placed_and_its_inner_json_is_searchable() {
     let m = manifest(&lake, &id);
     assert_eq!(m["assets"]["imatinib"]["families"]["epi"]["status"], "ok");
     assert_eq!(
-        m["unplaced"].as_array().unwrap().len(),
+        diagnostics(&lake, &id)["unplaced"].as_array().unwrap().len(),
         1,
         "only the site catalog stays unplaced"
     );
@@ -1083,4 +1084,47 @@ fn distill_returns_exact_spans_under_the_token_budget() {
         summary.contains("assets=2") && summary.contains("reduction="),
         "{summary}"
     );
+}
+
+/// The snapshot id hashes content: the same records under other folder and file names
+/// give the same id, and what differs (where an unplaced table lay, an unread link) is in
+/// the diagnostics beside the manifest, not in it.
+#[test]
+fn the_snapshot_id_ignores_where_files_lay_and_the_diagnostics_say_it() {
+    let fixtures = || Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let work = tempfile::tempdir().unwrap();
+    let table = br#"{"rows": [{"year": 2020, "rate": "1.9"}]}"#;
+    let a = work.path().join("a/import");
+    copy_dir(&fixtures().join("import"), &a);
+    std::fs::write(a.join("epi/table-one.json"), table).unwrap();
+    let b = work.path().join("b/elsewhere/renamed");
+    copy_dir(&fixtures().join("import"), &b);
+    std::fs::write(b.join("epi/other-name.json"), table).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(b.join("epi/other-name.json"), b.join("epi/link.json")).unwrap();
+    let portfolio = fixtures().join("portfolio.toml");
+    let (lake_a, lake_b) = (work.path().join("lake-a"), work.path().join("lake-b"));
+    let (id_a, _) = snapshot(&lake_a, &portfolio, &a);
+    let (id_b, stderr_b) = snapshot(&lake_b, &portfolio, &b);
+    assert_eq!(id_a, id_b, "the same content gave two snapshot ids");
+    assert_eq!(
+        std::fs::read(lake_a.join(format!("snapshots/{id_a}.json"))).unwrap(),
+        std::fs::read(lake_b.join(format!("snapshots/{id_b}.json"))).unwrap()
+    );
+    let files = |lake: &Path, id: &str| -> Vec<String> {
+        diagnostics(lake, id)["unplaced"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| u["file"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(files(&lake_a, &id_a), vec!["epi/table-one.json"]);
+    assert_eq!(files(&lake_b, &id_b), vec!["epi/other-name.json"]);
+    #[cfg(unix)]
+    {
+        let skipped = diagnostics(&lake_b, &id_b)["skipped"].to_string();
+        assert!(skipped.contains("link.json"), "{skipped}");
+        assert!(stderr_b.contains("link.json"), "{stderr_b}");
+    }
 }

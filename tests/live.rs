@@ -260,6 +260,20 @@ async fn a_failed_family_is_fetch_failed_with_its_error_and_the_others_lose_noth
             |r| r["family"] == "fda_label" && r["error"].as_str().unwrap().contains("HTTP 403")
         )
     );
+    // zelnorib and quorvimab share a filer: each failed SEC URL (facts and submissions,
+    // not just the first) names both assets, one row each
+    let sec = sql_json(
+        &path,
+        "SELECT url, list_sort(array_agg(record_key)) AS assets, count(DISTINCT source_id) AS n \
+         FROM catalog WHERE fetch_status = 'fetch_failed' AND family = 'sec' GROUP BY url ORDER BY url",
+    );
+    assert_eq!(sec.len(), 2, "{sec:?}");
+    for r in &sec {
+        assert_eq!(r["assets"], serde_json::json!(["quorvimab", "zelnorib"]), "{r}");
+        assert_eq!(r["n"], 2, "{r}");
+    }
+    let o = &out.manifest.assets["zelnorib"].families[&dossier::domain::Family::Sec];
+    assert!(o.detail.contains("1 more failed request"), "{}", o.detail);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

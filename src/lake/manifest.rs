@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::Portfolio;
 use crate::domain::{Family, Hash256, Record};
-use crate::snapshot::import::Unplaced;
+use crate::snapshot::import::{Skipped, Unplaced};
 use crate::snapshot::resolve::{FamilyOutcome, Role};
 
 pub const FORMAT: &str = "dossier.snapshot.v1";
@@ -26,12 +26,26 @@ pub struct SnapshotManifest {
     pub sources_bundle: Hash256,
     /// The catalog: every source record of the snapshot, sorted by source id.
     pub sources: Vec<CatalogEntry>,
-    /// Files that parsed but could not become citable records, with the reason.
-    #[serde(default)]
-    pub unplaced: Vec<Unplaced>,
     /// Live snapshots: every family fetch of an asset that failed after retries.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fetch_failures: Vec<FetchFailure>,
+}
+
+/// What a snapshot noticed but did not take in: files that parsed without becoming
+/// citable records, and import entries that were not read. Stored beside the manifest
+/// (`snapshots/<id>.diagnostics.json`), never in it: the id hashes content, so the same
+/// records under other folder names give the same snapshot.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Diagnostics {
+    pub snapshot_id: String,
+    pub unplaced: Vec<Unplaced>,
+    pub skipped: Vec<Skipped>,
+}
+
+impl Diagnostics {
+    pub fn key(id: &Hash256) -> String {
+        format!("snapshots/{id}.diagnostics.json")
+    }
 }
 
 /// A family of an asset whose fetch failed after retries (its status is `fetch_failed`).

@@ -19,7 +19,9 @@ use tracing::info;
 use crate::Error;
 use crate::lake::Lake;
 use crate::lake::bundle;
-use crate::lake::manifest::{AssetEntry, CatalogEntry, FORMAT, Member, SnapshotManifest};
+use crate::lake::manifest::{
+    AssetEntry, CatalogEntry, Diagnostics, FORMAT, Member, SnapshotManifest,
+};
 use crate::snapshot::import::Imported;
 use std::collections::BTreeMap;
 
@@ -51,8 +53,9 @@ pub struct SnapshotOutcome {
     pub records: usize,
     pub import_secs: f64,
     pub total_secs: f64,
-    /// Entries of the import directory that were not read (links, pipes), with why.
-    pub skipped: Vec<import::Skipped>,
+    /// Unplaced files and unread entries (links, pipes), with why; stored beside the
+    /// manifest.
+    pub diagnostics: Diagnostics,
 }
 
 /// Builds every bundle and the manifest in memory (pure once the files are read).
@@ -116,7 +119,6 @@ pub fn build(
         assets,
         sources_bundle: Hash256::of(&sources),
         sources: imported.records.iter().map(CatalogEntry::of).collect(),
-        unplaced: imported.unplaced.clone(),
         fetch_failures: Vec::new(),
     };
     blobs.push(sources);
@@ -138,7 +140,12 @@ pub async fn snapshot_import(
     })
     .await?;
     let import_secs = started.elapsed().as_secs_f64();
-    let id = write(lake, &manifest, blobs).await?;
+    let mut diagnostics = Diagnostics {
+        unplaced: imported.unplaced.clone(),
+        skipped: imported.skipped.clone(),
+        ..Diagnostics::default()
+    };
+    let id = write(lake, &manifest, &mut diagnostics, blobs).await?;
     info!(snapshot = %id, assets = manifest.assets.len(), records = imported.records.len(), "snapshot written");
     Ok(SnapshotOutcome {
         id,
@@ -148,14 +155,16 @@ pub async fn snapshot_import(
         manifest,
         import_secs,
         total_secs: started.elapsed().as_secs_f64(),
-        skipped: imported.skipped.clone(),
+        diagnostics,
     })
 }
 
-/// Writes bundles, then tables, then the manifest, then the latest pointer.
+/// Writes bundles, then tables, then the diagnostics (replacing those of an earlier
+/// import of the same content), then the manifest, then the latest pointer.
 pub async fn write(
     lake: &Lake,
     manifest: &SnapshotManifest,
+    diagnostics: &mut Diagnostics,
     blobs: Vec<Vec<u8>>,
 ) -> Result<Hash256, Error> {
     let results: Vec<_> =
@@ -180,6 +189,10 @@ pub async fn write(
         fams.into(),
     )
     .await?;
+    diagnostics.snapshot_id = id.to_string();
+    let diag = serde_json::to_vec(&*diagnostics).expect("diagnostics serialize");
+    lake.put_overwrite(&Diagnostics::key(&id), diag.into())
+        .await?;
     lake.put_if_absent(&SnapshotManifest::key(&id), manifest.canonical().into())
         .await?;
     lake.put_overwrite(LATEST_KEY, Bytes::from(id.to_string()))
@@ -258,10 +271,10 @@ impl std::fmt::Display for SnapshotOutcome {
         }
         let st: Vec<String> = statuses.iter().map(|(k, n)| format!("{k} {n}")).collect();
         writeln!(f, "  asset x family statuses: {}", st.join(", "))?;
-        for u in &m.unplaced {
+        for u in &self.diagnostics.unplaced {
             writeln!(f, "  unplaced {}: {}", u.file, u.reason)?;
         }
-        for s in &self.skipped {
+        for s in &self.diagnostics.skipped {
             writeln!(f, "  skipped {}: {}", s.path.display(), s.reason)?;
         }
         Ok(())

@@ -100,6 +100,12 @@ pub fn manifest(lake: &Path, id: &str) -> Value {
     serde_json::from_slice(&bytes).unwrap()
 }
 
+/// What the snapshot noticed beside its manifest: unplaced files and unread entries.
+pub fn diagnostics(lake: &Path, id: &str) -> Value {
+    let path = lake.join("snapshots").join(format!("{id}.diagnostics.json"));
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
 pub fn sql_json(lake: &Path, query: &str) -> Vec<Value> {
     let out = sql(lake, &[query, "--format", "json"]);
     assert!(

@@ -60,14 +60,17 @@ pub fn catalog(id: &Hash256, m: &SnapshotManifest) -> Result<RecordBatch, ArrowE
             error: e.error.clone(),
         })
         .collect();
-    let records = rows.len();
+    // one row per asset and failed URL: a URL that several assets needed names each of
+    // them (the record key is the asset, as the record itself was never had)
+    let mut seen = std::collections::BTreeSet::new();
     for f in &m.fetch_failures {
         let source_id = format!(
-            "{}:fetch-failed@{}",
+            "{}:fetch-failed@{}:{}",
             f.family,
-            &sha256_hex(f.url.as_bytes())[..16]
+            &sha256_hex(f.url.as_bytes())[..16],
+            f.asset
         );
-        if rows[records..].iter().any(|r| r.source_id == source_id) {
+        if !seen.insert(source_id.clone()) {
             continue;
         }
         rows.push(CatalogRow {

@@ -28,7 +28,7 @@ use crate::Error;
 use crate::domain::{Asset, Portfolio, SourceMeta};
 use crate::domain::{Family, FamilyStatus, Hash256, sha256_hex};
 use crate::lake::Lake;
-use crate::lake::manifest::FetchFailure;
+use crate::lake::manifest::{Diagnostics, FetchFailure};
 use crate::snapshot::import::{self, ImportFile, Parsed};
 use crate::snapshot::{self, SnapshotOutcome};
 pub use error::LiveError;
@@ -204,14 +204,15 @@ struct Got {
 #[derive(Default)]
 struct FamilyFetch {
     files: Vec<ImportFile>,
-    failure: Option<(String, String)>,
+    /// Every request of the family that failed after retries: (URL, error).
+    failures: Vec<(String, String)>,
 }
 
 impl FamilyFetch {
-    /// Records the family's first failure (later ones are usually the same cause).
+    /// Records a failed request of the family (each URL once).
     fn fail(&mut self, url: &str, why: String) {
-        if self.failure.is_none() {
-            self.failure = Some((url.to_string(), why));
+        if !self.failures.iter().any(|(u, _)| u == url) {
+            self.failures.push((url.to_string(), why));
         }
     }
 
@@ -681,7 +682,7 @@ impl Fetcher<'_> {
                 .file(&mut out, family, &api, &fetch_url, rel, Some(u.clone()))
                 .await
                 .is_none()
-                && out.failure.is_none()
+                && !out.failures.iter().any(|(f, _)| *f == fetch_url)
             {
                 out.fail(u, "HTTP 404: a page named in the portfolio is gone".into());
             }
@@ -715,7 +716,7 @@ impl Fetcher<'_> {
             (Family::Epi, epi),
         ];
         for (f, r) in &out {
-            bars.family(*f, r.failure.is_some());
+            bars.family(*f, !r.failures.is_empty());
         }
         bars.overall.inc(1);
         out
@@ -818,7 +819,7 @@ pub async fn snapshot_live(
     let mut failures = Vec::new();
     for (asset, fams) in results {
         for (family, r) in fams {
-            if let Some((url, error)) = r.failure {
+            for (url, error) in r.failures {
                 failures.push(FetchFailure {
                     asset: asset.clone(),
                     family,
@@ -848,19 +849,35 @@ pub async fn snapshot_live(
         }
         let imported = import::assemble(ok, raw_bytes, n_files);
         let (mut manifest, blobs) = snapshot::build(&portfolio_c, &imported, "live")?;
+        let mut failed: BTreeMap<(&str, Family), Vec<&FetchFailure>> = BTreeMap::new();
         for f in &failures {
-            if let Some(entry) = manifest.assets.get_mut(&f.asset)
-                && let Some(o) = entry.families.get_mut(&f.family)
+            failed.entry((&f.asset, f.family)).or_default().push(f);
+        }
+        for ((asset, family), fs) in failed {
+            if let Some(entry) = manifest.assets.get_mut(asset)
+                && let Some(o) = entry.families.get_mut(&family)
             {
                 o.status = FamilyStatus::FetchFailed;
-                o.detail = format!("fetch failed: {} ({} records kept)", f.error, o.records);
+                let more = match fs.len() {
+                    1 => String::new(),
+                    2 => "; 1 more failed request (see fetch_failures)".to_string(),
+                    n => format!("; {} more failed requests (see fetch_failures)", n - 1),
+                };
+                o.detail = format!(
+                    "fetch failed: {} ({} records kept){more}",
+                    fs[0].error, o.records
+                );
             }
         }
         manifest.fetch_failures = failures;
         Ok((imported, manifest, blobs))
     })
     .await?;
-    let id = snapshot::write(lake, &manifest, blobs).await?;
+    let mut diagnostics = Diagnostics {
+        unplaced: imported.unplaced.clone(),
+        ..Diagnostics::default()
+    };
+    let id = snapshot::write(lake, &manifest, &mut diagnostics, blobs).await?;
     let requests = fetcher.client.stats();
     let stats = LiveStats {
         downloaded_bytes: requests.values().map(|s| s.bytes).sum(),
@@ -883,7 +900,7 @@ pub async fn snapshot_live(
             manifest,
             import_secs: fetch_secs,
             total_secs: started.elapsed().as_secs_f64(),
-            skipped: Vec::new(),
+            diagnostics,
         },
         stats,
     ))

@@ -79,7 +79,7 @@ pub struct Unplaced {
 /// An entry of the import directory that was not read: a link (links are never
 /// followed, so nothing outside the directory and no loop is reached) or something that
 /// is not a regular file (a named pipe, a socket, a device).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Skipped {
     pub path: PathBuf,
     pub reason: &'static str,
