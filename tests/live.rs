@@ -610,3 +610,96 @@ async fn api_keys_reach_the_server_and_never_the_lake() {
         "{failed:?}"
     );
 }
+
+/// SEC refuses requests without a contact in the User-Agent, so a live snapshot that needs
+/// SEC does not start without one (exit 2 naming `live.user_agent`, no request sent);
+/// skipping SEC on purpose runs, and the status says it was skipped and why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sec_needs_a_contact_or_a_deliberate_skip() {
+    let server = Builder::new(world()).start().await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let lake = Lake::open(dir.path().join("lake").to_str().unwrap()).unwrap();
+    let mut cfg = config(&server);
+    cfg.user_agent = LiveConfig::default().user_agent;
+    let err = snapshot_live(&lake, &portfolio(), &cfg, false, None)
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("live.user_agent"), "{err}");
+    assert!(server.log().is_empty(), "requests went out: {:?}", server.log());
+    // a contact that is not an email is no contact either
+    cfg.user_agent = "dossier (see our website)".into();
+    assert!(
+        snapshot_live(&lake, &portfolio(), &cfg, false, None)
+            .await
+            .is_err()
+    );
+
+    // the CLI: exit 2, naming the key
+    let file = dir.path().join("live.toml");
+    let mut doc = BTreeMap::new();
+    doc.insert("live", cfg.clone());
+    std::fs::write(&file, toml::to_string(&doc).unwrap()).unwrap();
+    let mut cmd = dossier();
+    cmd.env_remove("DOSSIER_USER_AGENT")
+        .args(["--lake", dir.path().join("cli-lake").to_str().unwrap()])
+        .args(["snapshot", "--portfolio"])
+        .arg(fixtures().join("portfolio.toml"))
+        .args(["--live", "--live-config"])
+        .arg(&file);
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("live.user_agent"), "{stderr}");
+    assert!(server.log().is_empty());
+
+    // SEC skipped on purpose: no SEC request, and every asset's sec status says so
+    cfg.skip = vec![dossier::domain::Family::Sec];
+    let (snap, _) = snapshot_live(&lake, &portfolio(), &cfg, false, None)
+        .await
+        .unwrap();
+    assert!(server.log().iter().all(|s| s.api != "sec"));
+    assert!(server.log().iter().any(|s| s.api == "ctgov"));
+    for (asset, e) in &snap.manifest.assets {
+        let o = &e.families[&dossier::domain::Family::Sec];
+        assert_eq!(o.status.as_str(), "skipped", "{asset}");
+        assert!(o.detail.contains("live.skip"), "{asset}: {}", o.detail);
+    }
+    assert_eq!(
+        statuses(&snap.manifest)[&("zelnorib".into(), "ctgov".into())],
+        "ok"
+    );
+}
+
+#[test]
+fn user_agents_with_and_without_a_contact() {
+    let p = portfolio();
+    let cfg = |ua: &str| LiveConfig {
+        user_agent: ua.into(),
+        ..LiveConfig::default()
+    };
+    for ok in [
+        "Acme Research ops@acme.example",
+        "dossier/0.1 (Jane Doe; jane.doe@lab.example.org)",
+        "<sec-contact@fund.example>",
+    ] {
+        assert!(cfg(ok).check(&p).is_ok(), "{ok}");
+    }
+    for bad in [
+        LiveConfig::default().user_agent.as_str(),
+        "dossier/0.1",
+        "me@localhost",
+        "@example.com",
+        "a@b@c.example",
+        "x@example.",
+    ] {
+        assert!(cfg(bad).check(&p).is_err(), "{bad}");
+    }
+    // a portfolio without any filer needs no contact
+    let mut none = p.clone();
+    for a in &mut none.asset {
+        a.sponsor_cik = None;
+    }
+    assert!(cfg("dossier/0.1").check(&none).is_ok());
+}

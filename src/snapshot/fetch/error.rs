@@ -17,6 +17,11 @@ pub enum LiveError {
     BadCacheEntry { key: String, reason: String },
     #[error(transparent)]
     Lake(#[from] LakeError),
+    /// SEC refuses requests whose User-Agent names no contact.
+    #[error(
+        "live.user_agent {agent:?} names no contact email, and SEC refuses every request without one: set live.user_agent (or DOSSIER_USER_AGENT) to a name and email, e.g. \"Acme Research ops@acme.example\", or skip SEC on purpose with live.skip = [\"sec\"]"
+    )]
+    NoContact { agent: String },
     /// `--save-responses` could not write a response or its sidecar.
     #[error("writing {}", path.display())]
     SaveResponses {

@@ -69,6 +69,8 @@ pub struct LiveConfig {
     /// Pages followed per CT.gov search (100 studies each).
     pub ctgov_max_pages: usize,
     pub pubmed_max: usize,
+    /// Families not fetched, on purpose: their status is `skipped`, saying so.
+    pub skip: Vec<Family>,
 }
 
 impl Default for LiveConfig {
@@ -99,11 +101,39 @@ impl Default for LiveConfig {
             concurrency: 512,
             ctgov_max_pages: 5,
             pubmed_max: 20,
+            skip: Vec::new(),
         }
     }
 }
 
+/// Whether a User-Agent names a contact: an email address (`name@domain.tld`).
+fn has_contact(agent: &str) -> bool {
+    agent
+        .split(|c: char| c.is_whitespace() || "()<>,;\"'".contains(c))
+        .any(|t| {
+            t.split_once('@').is_some_and(|(local, domain)| {
+                !local.is_empty()
+                    && !domain.contains('@')
+                    && domain.split('.').count() >= 2
+                    && domain.split('.').all(|p| !p.is_empty())
+            })
+        })
+}
+
 impl LiveConfig {
+    /// Refuses a live snapshot that would fetch SEC without a contact in the User-Agent
+    /// (SEC answers every such request with 403): either name one or skip SEC on purpose.
+    pub fn check(&self, portfolio: &Portfolio) -> Result<(), LiveError> {
+        let needs_sec = !self.skip.contains(&Family::Sec)
+            && portfolio.asset.iter().any(|a| a.sponsor_cik.is_some());
+        if needs_sec && !has_contact(&self.user_agent) {
+            return Err(LiveError::NoContact {
+                agent: self.user_agent.clone(),
+            });
+        }
+        Ok(())
+    }
+
     /// The limit of each API: the documented ones unless configured (openFDA 240/min,
     /// SEC 10/s, NCBI 3/s or 10/s with a key; CT.gov and NLM 10/s; web hosts 1/s).
     pub fn limits(&self) -> (BTreeMap<String, Limit>, Limit) {
@@ -690,20 +720,38 @@ impl Fetcher<'_> {
         out
     }
 
+    /// A family's fetch, or nothing when the config skips it.
+    async fn unless_skipped(
+        &self,
+        family: Family,
+        fetch: impl std::future::Future<Output = FamilyFetch>,
+    ) -> FamilyFetch {
+        if self.cfg.skip.contains(&family) {
+            FamilyFetch::default()
+        } else {
+            fetch.await
+        }
+    }
+
     async fn asset(&self, a: &Asset, bars: &Bars) -> Vec<(Family, FamilyFetch)> {
         // competitors need the label's classes; nothing else waits on another family
         let openfda = async {
-            let (label, classes) = self.label(a).await;
-            (label, self.drugsfda(a, &classes).await)
+            let (label, classes) = if self.cfg.skip.contains(&Family::FdaLabel) {
+                (FamilyFetch::default(), Vec::new())
+            } else {
+                self.label(a).await
+            };
+            let drugsfda = self.unless_skipped(Family::Drugsfda, self.drugsfda(a, &classes));
+            (label, drugsfda.await)
         };
         let (ctgov, (label, drugsfda), sec, pubmed, icd10, press, epi) = futures::join!(
-            self.ctgov(a),
+            self.unless_skipped(Family::Ctgov, self.ctgov(a)),
             openfda,
-            self.sec(a),
-            self.pubmed(a),
-            self.icd10(a),
-            self.web(a, Family::Press, &a.press),
-            self.web(a, Family::Epi, &a.epi),
+            self.unless_skipped(Family::Sec, self.sec(a)),
+            self.unless_skipped(Family::Pubmed, self.pubmed(a)),
+            self.unless_skipped(Family::Icd10, self.icd10(a)),
+            self.unless_skipped(Family::Press, self.web(a, Family::Press, &a.press)),
+            self.unless_skipped(Family::Epi, self.web(a, Family::Epi, &a.epi)),
         );
         let out = vec![
             (Family::Ctgov, ctgov),
@@ -793,6 +841,7 @@ pub async fn snapshot_live(
     progress: bool,
     save: Option<&Path>,
 ) -> Result<(SnapshotOutcome, LiveStats), Error> {
+    cfg.check(portfolio)?;
     let started = Instant::now();
     let client = Client::new(cfg.http())?;
     let fetcher = Fetcher {
@@ -838,6 +887,7 @@ pub async fn snapshot_live(
     let raw_bytes: u64 = files.iter().map(|f| f.bytes.len() as u64).sum();
     let n_files = files.len();
     let portfolio_c = portfolio.clone();
+    let cfg_skip = cfg.skip.clone();
     let (imported, manifest, blobs) = crate::blocking(move || -> Result<_, Error> {
         let parsed = files
             .iter()
@@ -867,6 +917,15 @@ pub async fn snapshot_live(
                     "fetch failed: {} ({} records kept){more}",
                     fs[0].error, o.records
                 );
+            }
+        }
+        for entry in manifest.assets.values_mut() {
+            for family in &cfg_skip {
+                if let Some(o) = entry.families.get_mut(family) {
+                    o.status = FamilyStatus::Skipped;
+                    o.records = 0;
+                    o.detail = format!("skipped on purpose: live.skip names {family}");
+                }
             }
         }
         manifest.fetch_failures = failures;
