@@ -317,6 +317,62 @@ async fn requests_keep_each_apis_rate_limit_across_concurrent_assets() {
     }
 }
 
+/// The real limits with every core busy and up to 250 ms in transit: a request that
+/// arrives late still never puts one too many into any window at the server (the gate
+/// frees a request's slot a whole window after its answer, the latest the server can have
+/// counted it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_window_goes_over_a_limit_with_the_cpu_loaded() {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = dossier_testkit::synthetic::Options {
+        assets: 12,
+        ..Default::default()
+    };
+    dossier_testkit::synthetic::write_corpus(&dir.path().join("syn"), &opts).unwrap();
+    let p = Portfolio::load(&dir.path().join("syn/portfolio.toml")).unwrap();
+    let w = World::from_import(&dir.path().join("syn/import"), &p).unwrap();
+    let mut b = Builder::new(w);
+    let limits = [("ctgov", 10), ("openfda", 4), ("sec", 10), ("ncbi", 3)];
+    for (api, _) in limits {
+        b = b.transit(api, Duration::from_millis(250));
+    }
+    let server = b.start().await.unwrap();
+    let mut cfg = config(&server);
+    for (api, per_sec) in limits {
+        cfg.per_minute.insert(api.into(), 60.0 * per_sec as f64);
+    }
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let burners: Vec<_> = (0..2 * std::thread::available_parallelism().map_or(2, |n| n.get()))
+        .map(|_| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut x = 0u64;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    std::hint::black_box(x);
+                }
+            })
+        })
+        .collect();
+    let lake = Lake::open(dir.path().join("lake").to_str().unwrap()).unwrap();
+    let result = snapshot_live(&lake, &p, &cfg, false, None).await;
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for b in burners {
+        b.join().unwrap();
+    }
+    let (snap, _) = result.unwrap();
+    assert!(snap.manifest.fetch_failures.is_empty());
+    let log = server.log();
+    // the limits bind: more requests than one window allows went to each paced API
+    for (api, limit) in [("openfda", 4), ("ncbi", 3)] {
+        assert!(log.iter().filter(|s| s.api == api).count() > 2 * limit, "{api}");
+    }
+    for (api, limit) in limits {
+        let max = replay::max_in_window(&log, api, Duration::from_secs(1));
+        assert!(max <= limit, "{api}: {max} requests in one second (limit {limit})");
+    }
+}
+
 fn vcr(real: &Path, name: &str) -> Vec<(String, Canned)> {
     let text = std::fs::read_to_string(real.join("http").join(name)).unwrap();
     let doc: serde_yaml_ng::Value = serde_yaml_ng::from_str(&text).unwrap();

@@ -173,6 +173,8 @@ struct State {
     rules: Mutex<Vec<Rule>>,
     log: Mutex<Vec<Seen>>,
     enforce: BTreeMap<String, (usize, Duration)>,
+    transit: BTreeMap<String, Duration>,
+    arrivals: std::sync::atomic::AtomicU64,
 }
 
 /// A running server; stops when dropped.
@@ -195,6 +197,7 @@ pub struct Builder {
     cassettes: BTreeMap<String, Canned>,
     rules: Vec<Rule>,
     enforce: BTreeMap<String, (usize, Duration)>,
+    transit: BTreeMap<String, Duration>,
 }
 
 impl Builder {
@@ -228,6 +231,14 @@ impl Builder {
         self
     }
 
+    /// Requests of an API take between 0 and `max` in transit (spread over the range,
+    /// the same for every run): their arrival is logged that much after they were read,
+    /// as a slow network or a busy sender would deliver them.
+    pub fn transit(mut self, api: &str, max: Duration) -> Builder {
+        self.transit.insert(api.to_string(), max);
+        self
+    }
+
     pub async fn start(self) -> std::io::Result<Server> {
         let listener = TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
@@ -237,6 +248,8 @@ impl Builder {
             rules: Mutex::new(self.rules),
             log: Mutex::new(Vec::new()),
             enforce: self.enforce,
+            transit: self.transit,
+            arrivals: std::sync::atomic::AtomicU64::new(0),
         });
         let s = state.clone();
         let task = tokio::spawn(async move {
@@ -350,6 +363,14 @@ async fn serve(mut stream: TcpStream, state: Arc<State>) -> std::io::Result<()> 
         .next()
         .unwrap_or("")
         .to_string();
+    if let Some(max) = state.transit.get(&api) {
+        let n = state
+            .arrivals
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // 0, 0.37, 0.74, 0.11, ... of the maximum: late and early ones side by side
+        let frac = (n.wrapping_mul(37) % 100) as f64 / 100.0;
+        tokio::time::sleep(max.mul_f64(frac)).await;
+    }
     let at = Instant::now();
     let fault = {
         let mut rules = state.rules.lock().expect("rules lock");

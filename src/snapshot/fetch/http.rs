@@ -1,7 +1,8 @@
 //! The polite HTTP client of live snapshots. One rate gate per API (openFDA, SEC, NCBI,
 //! CT.gov, NLM Clinical Tables; each press or epidemiology host its own) is shared by
 //! every concurrent task: requests are spaced by a GCRA limiter (governor) with no burst,
-//! and a 429 or 5xx with Retry-After closes the gate for the whole API until then.
+//! at most N of a limit of N per window are between their send and a window after their
+//! answer, and a 429 or 5xx with Retry-After closes the gate for the whole API until then.
 //! Conditional requests (ETag, Last-Modified) and per-API counters live here too. What
 //! is retried, how long to wait and how much body to accept is the shared policy of
 //! `crate::http`; this file must not grow its own retry loop or body reader.
@@ -112,16 +113,40 @@ impl ApiStats {
 struct Gate {
     limiter: DefaultDirectRateLimiter,
     closed_until: Mutex<Option<Instant>>,
-    /// The last `requests` send instants: the oldest must be a whole window (plus a
-    /// guard) ago before another request goes, so a send that left late (a busy machine,
-    /// a slow connect) cannot squeeze one request too many into a server's window.
-    sent: Mutex<std::collections::VecDeque<Instant>>,
-    requests: usize,
+    /// One slot per request a window allows. A request takes one before it is sent and
+    /// gives it back a whole window after its answer (or its failure) came back: that is
+    /// the latest instant the server can have counted it, so however late a busy machine
+    /// sends a request after its permit, no window at the server ever holds one too many.
+    slots: Arc<tokio::sync::Semaphore>,
     window: Duration,
 }
 
+/// A request's place in its API's window, held from before it is sent until a window
+/// after its answer.
+struct Slot {
+    permit: tokio::sync::OwnedSemaphorePermit,
+    window: Duration,
+}
+
+impl Slot {
+    /// The answer (or failure) is in: the slot frees a window from now.
+    fn answered(self) {
+        let Slot { permit, window } = self;
+        tokio::spawn(async move {
+            tokio::time::sleep(window).await;
+            drop(permit);
+        });
+    }
+}
+
 impl Gate {
-    async fn pass(&self) {
+    async fn pass(&self) -> Slot {
+        let permit = self
+            .slots
+            .clone()
+            .acquire_owned()
+            .await
+            .expect("the gate's semaphore is never closed");
         loop {
             let closed = *self.closed_until.lock().expect("gate lock");
             if let Some(t) = closed
@@ -136,31 +161,10 @@ impl Gate {
             if closed.is_some_and(|t| t > Instant::now()) {
                 continue;
             }
-            // the permit is this task's: wait out the window without giving it back
-            loop {
-                let wait = {
-                    let mut sent = self.sent.lock().expect("gate lock");
-                    let now = Instant::now();
-                    match sent.front() {
-                        Some(oldest)
-                            if sent.len() >= self.requests && now < *oldest + self.window =>
-                        {
-                            Some(*oldest + self.window)
-                        }
-                        _ => {
-                            sent.push_back(now);
-                            while sent.len() > self.requests {
-                                sent.pop_front();
-                            }
-                            None
-                        }
-                    }
-                };
-                match wait {
-                    None => return,
-                    Some(t) => tokio::time::sleep_until(t.into()).await,
-                }
-            }
+            return Slot {
+                permit,
+                window: self.window,
+            };
         }
     }
 
@@ -237,9 +241,8 @@ impl Client {
                 Arc::new(Gate {
                     limiter: RateLimiter::direct(quota),
                     closed_until: Mutex::new(None),
-                    sent: Mutex::new(std::collections::VecDeque::new()),
-                    requests: limit.requests.max(1) as usize,
-                    window: limit.per.mul_f64(2.0 - headroom),
+                    slots: Arc::new(tokio::sync::Semaphore::new(limit.requests.max(1) as usize)),
+                    window: limit.per,
                 })
             })
             .clone()
@@ -292,14 +295,16 @@ impl Client {
         if n > 0 {
             self.count(api, |s| s.retries += 1);
         }
-        gate.pass().await;
+        let slot = gate.pass().await;
         let now = Instant::now();
         self.count(api, |s| {
             s.requests += 1;
             s.first.get_or_insert(now);
             s.last = Some(now);
         });
-        let resp = match self.request(api, url, conditional).send().await {
+        let sent = self.request(api, url, conditional).send().await;
+        slot.answered();
+        let resp = match sent {
             Ok(r) => r,
             Err(source) => {
                 // reqwest's error names the URL it sent, credentials included
