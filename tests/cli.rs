@@ -769,7 +769,10 @@ fn a_seer_table_with_a_sidecar_is_placed_and_its_inner_json_is_searchable() {
     let m = manifest(&lake, &id);
     assert_eq!(m["assets"]["imatinib"]["families"]["epi"]["status"], "ok");
     assert_eq!(
-        diagnostics(&lake, &id)["unplaced"].as_array().unwrap().len(),
+        diagnostics(&lake, &id)["unplaced"]
+            .as_array()
+            .unwrap()
+            .len(),
         1,
         "only the site catalog stays unplaced"
     );

@@ -269,15 +269,24 @@ async fn a_failed_family_is_fetch_failed_with_its_error_and_the_others_lose_noth
     );
     assert_eq!(sec.len(), 2, "{sec:?}");
     for r in &sec {
-        assert_eq!(r["assets"], serde_json::json!(["quorvimab", "zelnorib"]), "{r}");
+        assert_eq!(
+            r["assets"],
+            serde_json::json!(["quorvimab", "zelnorib"]),
+            "{r}"
+        );
         assert_eq!(r["n"], 2, "{r}");
     }
     let o = &out.manifest.assets["zelnorib"].families[&dossier::domain::Family::Sec];
     assert!(o.detail.contains("1 more failed request"), "{}", o.detail);
 }
 
+/// The rate tests measure time: the one that loads every core must not run beside the
+/// one that checks the achieved rates.
+static PACED: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn requests_keep_each_apis_rate_limit_across_concurrent_assets() {
+    let _alone = PACED.lock().await;
     // a synthetic world of 24 assets, with limits low enough to bind
     let dir = tempfile::tempdir().unwrap();
     let opts = dossier_testkit::synthetic::Options {
@@ -323,6 +332,7 @@ async fn requests_keep_each_apis_rate_limit_across_concurrent_assets() {
 /// counted it).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_window_goes_over_a_limit_with_the_cpu_loaded() {
+    let _alone = PACED.lock().await;
     let dir = tempfile::tempdir().unwrap();
     let opts = dossier_testkit::synthetic::Options {
         assets: 12,
@@ -365,11 +375,17 @@ async fn no_window_goes_over_a_limit_with_the_cpu_loaded() {
     let log = server.log();
     // the limits bind: more requests than one window allows went to each paced API
     for (api, limit) in [("openfda", 4), ("ncbi", 3)] {
-        assert!(log.iter().filter(|s| s.api == api).count() > 2 * limit, "{api}");
+        assert!(
+            log.iter().filter(|s| s.api == api).count() > 2 * limit,
+            "{api}"
+        );
     }
     for (api, limit) in limits {
         let max = replay::max_in_window(&log, api, Duration::from_secs(1));
-        assert!(max <= limit, "{api}: {max} requests in one second (limit {limit})");
+        assert!(
+            max <= limit,
+            "{api}: {max} requests in one second (limit {limit})"
+        );
     }
 }
 
@@ -481,7 +497,7 @@ async fn recorded_openfda_and_sec_exchanges_replay_with_their_headers_and_the_40
     let server = b.start().await.unwrap();
     let c = client();
     let base = format!("http://{}", server.addr);
-    let any = |_: &[u8]| Ok(());
+    let any = |_: &[u8], _: Option<&str>| Ok(());
     let mut ok = 0;
     for (target, canned) in &cassettes {
         let url = format!("{base}{target}");
@@ -529,7 +545,7 @@ async fn huge_bodies_and_long_retry_after_fail_cleanly() {
         .await
         .unwrap();
     let c = client();
-    let any = |_: &[u8]| Ok(());
+    let any = |_: &[u8], _: Option<&str>| Ok(());
     let base = format!("http://{}", server.addr);
     let e = c
         .get("x", &format!("{base}/big"), (None, None), &any)
@@ -681,7 +697,11 @@ async fn sec_needs_a_contact_or_a_deliberate_skip() {
         .await
         .unwrap_err();
     assert!(err.to_string().contains("live.user_agent"), "{err}");
-    assert!(server.log().is_empty(), "requests went out: {:?}", server.log());
+    assert!(
+        server.log().is_empty(),
+        "requests went out: {:?}",
+        server.log()
+    );
     // a contact that is not an email is no contact either
     cfg.user_agent = "dossier (see our website)".into();
     assert!(
@@ -758,4 +778,113 @@ fn user_agents_with_and_without_a_contact() {
         a.sponsor_cik = None;
     }
     assert!(cfg("dossier/0.1").check(&none).is_ok());
+}
+
+/// Press and epidemiology formats follow the response (Content-Type, then the body), not
+/// the URL: SEER's `.php` endpoint answers JSON (here labelled `text/html`, as PHP does by
+/// default), a table without an extension answers CSV as `text/plain`, a press release
+/// at `.aspx` is plain text. Each is saved under its real format, so a re-import reads it
+/// the same way; an HTML error page where a table should be reads as no text and fails.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn formats_follow_the_response_not_the_url() {
+    use dossier::domain::Family;
+    let seer = match real_sources() {
+        Some(real) => {
+            std::fs::read(real.join("import/epi/seer_explorer_survival_site97_CML.json")).unwrap()
+        }
+        None => {
+            br#""{\"data\":{\"5_1_1_1_97\":{\"data_series\":[[1975,\"17.98\",218]]}}}""#.to_vec()
+        }
+    };
+    let seer_url = "https://seer.cancer.gov/statistics-network/explorer/source/content_writers/render_region_5.php?site=97&data_type=4";
+    let csv_url = "https://epi.example/tables/ad-prevalence";
+    let press_url = "https://ir.halcyon.example/news/release.aspx?id=7";
+    let broken_url = "https://epi.example/diabetes.csv";
+    let target = |u: &str| format!("/web/{}", u.replacen("://", "/", 1));
+    let server = Builder::new(world())
+        .cassette(
+            &target(seer_url),
+            Canned::new(200, "text/html; charset=UTF-8", seer),
+        )
+        .cassette(
+            &target(csv_url),
+            Canned::new(
+                200,
+                "text/plain; charset=utf-8",
+                "year,prevalence\n2024,7.3%\n",
+            ),
+        )
+        .cassette(
+            &target(press_url),
+            Canned::new(
+                200,
+                "text/plain",
+                "Halcyon reports quorvimab results\n\nEASI-75 was reached by 48% of patients.\n",
+            ),
+        )
+        .cassette(
+            &target(broken_url),
+            Canned::new(
+                200,
+                "text/html",
+                "<html><body><h1>Service temporarily unavailable</h1></body></html>",
+            ),
+        )
+        .start()
+        .await
+        .unwrap();
+    let mut p = portfolio();
+    for a in &mut p.asset {
+        match a.id.as_str() {
+            "quorvimab" => {
+                a.epi = vec![seer_url.into(), csv_url.into()];
+                a.press = vec![press_url.into()];
+            }
+            "velantide" => a.epi = vec![broken_url.into()],
+            _ => {}
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let lake = Lake::open(dir.path().join("lake").to_str().unwrap()).unwrap();
+    let saved = dir.path().join("saved");
+    let cfg = config(&server);
+    let (out, _) = snapshot_live(&lake, &p, &cfg, false, Some(&saved))
+        .await
+        .unwrap();
+    let q = &out.manifest.assets["quorvimab"].families;
+    assert_eq!(
+        q[&Family::Epi].status.as_str(),
+        "ok",
+        "{:?}",
+        q[&Family::Epi]
+    );
+    assert_eq!(q[&Family::Epi].records, 2);
+    assert_eq!(q[&Family::Press].status.as_str(), "ok");
+    for f in [
+        "epi/quorvimab-0.json",
+        "epi/quorvimab-1.csv",
+        "press/quorvimab-0.txt",
+    ] {
+        assert!(saved.join(f).is_file(), "{f} not saved");
+    }
+    let v = &out.manifest.assets["velantide"].families[&Family::Epi];
+    assert_eq!(v.status.as_str(), "fetch_failed");
+    assert!(v.detail.contains("parses to no text"), "{}", v.detail);
+    // the failure names the public URL, not the mirror's
+    assert!(
+        out.manifest
+            .fetch_failures
+            .iter()
+            .any(|f| f.url == broken_url && f.asset == "velantide")
+    );
+    // a re-import of the saved responses reads every page as the live snapshot did
+    let portfolio_file = dir.path().join("portfolio.toml");
+    std::fs::write(&portfolio_file, toml::to_string(&p).unwrap()).unwrap();
+    let other = tempfile::tempdir().unwrap();
+    let (id, _) = snapshot(other.path(), &portfolio_file, &saved);
+    let imported = manifest(other.path(), &id);
+    assert_eq!(
+        imported["assets"]["quorvimab"]["bundle"].as_str().unwrap(),
+        out.manifest.assets["quorvimab"].bundle.as_str()
+    );
 }

@@ -102,7 +102,9 @@ pub fn manifest(lake: &Path, id: &str) -> Value {
 
 /// What the snapshot noticed beside its manifest: unplaced files and unread entries.
 pub fn diagnostics(lake: &Path, id: &str) -> Value {
-    let path = lake.join("snapshots").join(format!("{id}.diagnostics.json"));
+    let path = lake
+        .join("snapshots")
+        .join(format!("{id}.diagnostics.json"));
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
 

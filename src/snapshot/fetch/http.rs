@@ -85,6 +85,8 @@ pub struct Response {
     pub body: Bytes,
     pub etag: Option<String>,
     pub last_modified: Option<String>,
+    /// The response's Content-Type, as sent.
+    pub content_type: Option<String>,
     /// 304: the stored body is still current (`body` is empty).
     pub not_modified: bool,
     pub attempts: u32,
@@ -188,8 +190,8 @@ pub struct Client {
 /// Why the caller rejected a body; the request is retried like a transport error.
 pub type Invalid = Box<dyn std::error::Error + Send + Sync>;
 
-/// What the caller says about a body it received.
-pub type Validate<'a> = &'a (dyn Fn(&[u8]) -> Result<(), Invalid> + Sync);
+/// What the caller says about a body it received, with its Content-Type.
+pub type Validate<'a> = &'a (dyn Fn(&[u8], Option<&str>) -> Result<(), Invalid> + Sync);
 
 fn header(h: &reqwest::header::HeaderMap, name: reqwest::header::HeaderName) -> Option<String> {
     h.get(name)?.to_str().ok().map(str::to_string)
@@ -319,6 +321,7 @@ impl Client {
             body: Bytes::new(),
             etag: header(resp.headers(), reqwest::header::ETAG),
             last_modified: header(resp.headers(), reqwest::header::LAST_MODIFIED),
+            content_type: header(resp.headers(), reqwest::header::CONTENT_TYPE),
             not_modified: status == 304,
             attempts: n + 1,
         };
@@ -338,7 +341,7 @@ impl Client {
         };
         self.count(api, |s| s.bytes += done.body.len() as u64);
         if status != 404
-            && let Err(source) = validate(&done.body)
+            && let Err(source) = validate(&done.body, done.content_type.as_deref())
         {
             let url = url.to_string();
             return Attempt::failed(FetchError::Malformed { url, source });

@@ -217,6 +217,9 @@ struct CacheEntry {
     url: String,
     etag: Option<String>,
     last_modified: Option<String>,
+    /// The body's Content-Type (absent in entries written before it was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    content_type: Option<String>,
     body_sha256: String,
     /// When this exact body was first retrieved.
     retrieved_at: String,
@@ -227,6 +230,7 @@ struct CacheEntry {
 struct Got {
     status: u16,
     body: Bytes,
+    content_type: Option<String>,
     retrieved_at: String,
 }
 
@@ -244,6 +248,20 @@ impl FamilyFetch {
         if !self.failures.iter().any(|(u, _)| u == url) {
             self.failures.push((url.to_string(), why));
         }
+    }
+
+    /// Keeps a fetched body as an import file named `rel`.
+    fn push(&mut self, family: Family, rel: String, g: Got, meta_url: Option<String>) {
+        self.files.push(ImportFile {
+            family,
+            rel,
+            bytes: g.body.to_vec(),
+            meta: Some(SourceMeta {
+                url: meta_url,
+                retrieved_at: Some(g.retrieved_at),
+                ..SourceMeta::default()
+            }),
+        });
     }
 
     /// Records a failed fetch with its whole chain of causes.
@@ -289,8 +307,8 @@ fn parses<'a>(
     family: Family,
     rel: &'a str,
     url: Option<&'a str>,
-) -> impl Fn(&[u8]) -> Result<(), Invalid> + Sync + 'a {
-    move |bytes: &[u8]| {
+) -> impl Fn(&[u8], Option<&str>) -> Result<(), Invalid> + Sync + 'a {
+    move |bytes: &[u8], _content_type: Option<&str>| {
         let f = ImportFile {
             family,
             rel: rel.to_string(),
@@ -353,6 +371,7 @@ impl Fetcher<'_> {
             return Ok(Got {
                 status: 200,
                 body,
+                content_type: c.content_type,
                 retrieved_at: c.retrieved_at,
             });
         }
@@ -360,6 +379,7 @@ impl Fetcher<'_> {
             return Ok(Got {
                 status: resp.status,
                 body: resp.body,
+                content_type: resp.content_type,
                 retrieved_at: now(),
             });
         }
@@ -373,6 +393,7 @@ impl Fetcher<'_> {
             url: url.to_string(),
             etag: resp.etag,
             last_modified: resp.last_modified,
+            content_type: resp.content_type.clone(),
             body_sha256: sha,
             retrieved_at: retrieved_at.clone(),
         };
@@ -381,6 +402,7 @@ impl Fetcher<'_> {
         Ok(Got {
             status: 200,
             body: resp.body,
+            content_type: resp.content_type,
             retrieved_at,
         })
     }
@@ -405,17 +427,9 @@ impl Fetcher<'_> {
             }
             Ok(g) if g.status == 404 => None,
             Ok(g) => {
-                out.files.push(ImportFile {
-                    family,
-                    rel,
-                    bytes: g.body.to_vec(),
-                    meta: Some(SourceMeta {
-                        url: meta_url,
-                        retrieved_at: Some(g.retrieved_at),
-                        ..SourceMeta::default()
-                    }),
-                });
-                Some(g.body)
+                let body = g.body.clone();
+                out.push(family, rel, g, meta_url);
+                Some(body)
             }
         }
     }
@@ -623,7 +637,7 @@ impl Fetcher<'_> {
             ("retmode", "json"),
         ]);
         let url = Self::url(&self.cfg.ncbi_base, "/entrez/eutils/esearch.fcgi", &q);
-        let json_ok = |b: &[u8]| -> Result<(), Invalid> {
+        let json_ok = |b: &[u8], _: Option<&str>| -> Result<(), Invalid> {
             let v = serde_json::from_slice::<serde_json::Value>(b)?;
             v.pointer("/esearchresult/idlist")
                 .and_then(|l| l.as_array())
@@ -685,7 +699,9 @@ impl Fetcher<'_> {
         out
     }
 
-    /// Press or epidemiology pages named in the portfolio.
+    /// Press or epidemiology pages named in the portfolio. The format (and so the saved
+    /// file's extension) is the response's, by Content-Type then body, not the URL's: a
+    /// body that no format of the family reads as text fails the request.
     async fn web(&self, a: &Asset, family: Family, urls: &[String]) -> FamilyFetch {
         let mut out = FamilyFetch::default();
         for (i, u) in urls.iter().enumerate() {
@@ -700,21 +716,33 @@ impl Fetcher<'_> {
                 Some(m) => mirrored(m, &parsed),
                 None => u.clone(),
             };
-            let ext = parsed
+            let url_ext = parsed
                 .path()
                 .rsplit_once('.')
-                .map(|(_, e)| e.to_ascii_lowercase())
-                .filter(|e| ["html", "htm", "txt", "md", "csv", "json"].contains(&e.as_str()))
-                .unwrap_or_else(|| if family == Family::Epi { "csv" } else { "html" }.into());
-            let rel = format!("{family}/{}-{i}.{ext}", a.id.as_str());
+                .map(|(_, e)| e.to_ascii_lowercase());
+            let format =
+                |b: &[u8], ct: Option<&str>| import::web_format(family, ct, b, url_ext.as_deref());
+            let validate =
+                |b: &[u8], ct: Option<&str>| format(b, ct).map(|_| ()).map_err(Invalid::from);
             let api = format!("web:{}", parsed.host_str().unwrap_or(""));
-            if self
-                .file(&mut out, family, &api, &fetch_url, rel, Some(u.clone()))
-                .await
-                .is_none()
-                && !out.failures.iter().any(|(f, _)| *f == fetch_url)
-            {
-                out.fail(u, "HTTP 404: a page named in the portfolio is gone".into());
+            let got = match self.get(&api, &fetch_url, &validate).await {
+                Err(e) => {
+                    out.failed(u, &e);
+                    continue;
+                }
+                Ok(g) if g.status == 404 => {
+                    out.fail(u, "HTTP 404: a page named in the portfolio is gone".into());
+                    continue;
+                }
+                Ok(g) => g,
+            };
+            // a body reused on 304 was checked when it was first stored
+            match format(&got.body, got.content_type.as_deref()) {
+                Ok(ext) => {
+                    let rel = format!("{family}/{}-{i}.{ext}", a.id.as_str());
+                    out.push(family, rel, got, Some(u.clone()));
+                }
+                Err(e) => out.fail(u, crate::error::chain(&e)),
             }
         }
         out

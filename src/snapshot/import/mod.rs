@@ -7,6 +7,7 @@
 mod ctgov;
 mod openfda;
 mod other;
+pub use other::web_format;
 mod pubmed;
 mod sec;
 
@@ -56,6 +57,12 @@ pub enum ImportError {
         field: String,
         message: String,
     },
+    /// A page whose format has text that yielded none (e.g. JSON read as CSV).
+    #[error("{file}: parses to no text as {format}")]
+    NoText { file: String, format: &'static str },
+    /// A press or epidemiology response that no format of its family reads as text.
+    #[error("{content_type} response parses to no text as any of {tried}")]
+    NoFormat { content_type: String, tried: String },
     #[error("{file}: sidecar {sidecar}: {message}")]
     Sidecar {
         file: String,

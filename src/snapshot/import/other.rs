@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use super::{Draft, ImportError, ImportFile, Parsed};
-use crate::domain::Facets;
+use crate::domain::{Facets, Family, TextField};
 use crate::snapshot::text::{html, json, plain};
 
 fn no_url(f: &ImportFile) -> Parsed {
@@ -25,6 +25,104 @@ fn ext(rel: &str) -> String {
         .unwrap_or_default()
 }
 
+/// A page that yielded no text where its format has text is an error, not a record.
+fn with_text(
+    f: &ImportFile,
+    fields: &[TextField],
+    format: &'static str,
+) -> Result<(), ImportError> {
+    if fields.is_empty() {
+        return Err(ImportError::NoText {
+            file: f.rel.clone(),
+            format,
+        });
+    }
+    Ok(())
+}
+
+/// The formats (file extensions) a family's pages come in, the usual one first.
+fn formats(family: Family) -> &'static [&'static str] {
+    match family {
+        Family::Epi => &["json", "csv"],
+        Family::Press => &["html", "txt", "md"],
+        _ => &[],
+    }
+}
+
+/// The format a Content-Type names.
+fn declared(content_type: &str) -> Option<&'static str> {
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    Some(match essence.as_str() {
+        "application/json" | "text/json" => "json",
+        e if e.ends_with("+json") => "json",
+        "text/csv" | "application/csv" | "text/comma-separated-values" => "csv",
+        "text/html" | "application/xhtml+xml" => "html",
+        "text/plain" => "txt",
+        "text/markdown" | "text/x-markdown" => "md",
+        _ => return None,
+    })
+}
+
+/// The format a body looks like from its first byte (after a BOM and white space).
+fn sniffed(body: &[u8]) -> Option<&'static str> {
+    let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
+    match body.iter().find(|b| !b.is_ascii_whitespace())? {
+        b'{' | b'[' | b'"' => Some("json"),
+        b'<' => Some("html"),
+        _ => None,
+    }
+}
+
+/// The format of a fetched press or epidemiology page: the one its Content-Type names,
+/// then the one its body looks like, then its URL's extension, then the family's other
+/// formats (never plain text for a body that is markup); the first of the family's
+/// formats that parses to text wins (SEER's `.php`
+/// endpoints answer JSON, some servers label JSON `text/html` or CSV `text/plain`). None
+/// that does is an error naming what was tried.
+pub fn web_format(
+    family: Family,
+    content_type: Option<&str>,
+    body: &[u8],
+    url_ext: Option<&str>,
+) -> Result<&'static str, ImportError> {
+    let allowed = formats(family);
+    let mut tried: Vec<&'static str> = Vec::new();
+    let candidates = [content_type.and_then(declared), sniffed(body)]
+        .into_iter()
+        .flatten()
+        .chain(url_ext.and_then(|e| allowed.iter().copied().find(|a| a.eq_ignore_ascii_case(e))))
+        .chain(allowed.iter().copied());
+    // markup is never plain text: an HTML page without text stays without text
+    let markup = sniffed(body) == Some("html") && allowed.contains(&"html");
+    for ext in candidates {
+        if !allowed.contains(&ext) || tried.contains(&ext) || (markup && ext != "html") {
+            continue;
+        }
+        tried.push(ext);
+        let probe = ImportFile {
+            family,
+            rel: format!("{family}/probe.{ext}"),
+            bytes: body.to_vec(),
+            meta: Some(crate::domain::SourceMeta {
+                url: Some("https://format.probe.invalid/".into()),
+                ..Default::default()
+            }),
+        };
+        if matches!(super::parse_file(&probe), Ok(Parsed::Records(_))) {
+            return Ok(ext);
+        }
+    }
+    Err(ImportError::NoFormat {
+        content_type: content_type.map_or("an untyped".into(), |c| format!("a {c:?}")),
+        tried: tried.join(", "),
+    })
+}
+
 pub fn parse_epi(f: &ImportFile) -> Result<Parsed, ImportError> {
     let (fields, media_type, conditions) = if ext(&f.rel) == "csv" {
         let (_, cells) = plain::csv_cells(&f.bytes).map_err(|e| f.text_err(e))?;
@@ -35,6 +133,7 @@ pub fn parse_epi(f: &ImportFile) -> Result<Parsed, ImportError> {
         json::leaves(&doc, "", &mut fields);
         (fields, "application/json", Vec::new())
     };
+    with_text(f, &fields, media_type)?;
     let Some(url) = f.meta_url() else {
         return Ok(no_url(f));
     };
@@ -141,6 +240,7 @@ pub fn parse_press(f: &ImportFile) -> Result<Parsed, ImportError> {
             ));
         }
     };
+    with_text(f, &fields, media_type)?;
     let Some(url) = f.meta_url() else {
         return Ok(no_url(f));
     };
@@ -164,4 +264,70 @@ pub fn parse_press(f: &ImportFile) -> Result<Parsed, ImportError> {
             fields,
         }),
     ]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_format_is_the_responses_whatever_the_url_says() {
+        let json = br#"{"rows":[{"year":2024,"rate":"7.3"}]}"#;
+        let csv = b"year,rate\n2024,7.3\n";
+        let html = b"<html><body><p>Phase 3 met its primary endpoint.</p></body></html>";
+        let epi = |ct: Option<&str>, body: &[u8], ext: Option<&str>| {
+            web_format(Family::Epi, ct, body, ext)
+        };
+        // declared and true
+        assert_eq!(
+            epi(Some("application/json"), json, Some("csv")).unwrap(),
+            "json"
+        );
+        assert_eq!(epi(Some("text/csv"), csv, Some("json")).unwrap(), "csv");
+        // declared wrongly, or not at all: the body decides
+        assert_eq!(epi(Some("text/csv"), json, Some("csv")).unwrap(), "json");
+        assert_eq!(epi(Some("application/json"), csv, None).unwrap(), "csv");
+        assert_eq!(
+            epi(Some("text/html; charset=UTF-8"), json, Some("php")).unwrap(),
+            "json"
+        );
+        assert_eq!(epi(None, csv, Some("php")).unwrap(), "csv");
+        // a JSON string holding JSON (SEER) is JSON
+        let seer = br#""{\"data\":[[1975,\"17.98\"]]}""#;
+        assert_eq!(epi(Some("text/html"), seer, Some("php")).unwrap(), "json");
+        // an HTML error page where a table should be, or nothing at all: no text
+        let e = epi(Some("text/html"), html, Some("csv")).unwrap_err();
+        assert!(e.to_string().contains("\"text/html\""), "{e}");
+        assert!(e.to_string().contains("csv, json"), "{e}");
+        assert!(epi(None, b"", None).is_err());
+        assert!(epi(Some("text/csv"), b"year,rate\n", None).is_err());
+        // press: HTML by type or by body, plain text by type
+        let press = |ct: Option<&str>, body: &[u8], ext: Option<&str>| {
+            web_format(Family::Press, ct, body, ext)
+        };
+        assert_eq!(press(None, html, Some("aspx")).unwrap(), "html");
+        assert_eq!(
+            press(Some("text/plain"), b"Results\n\nMet.", None).unwrap(),
+            "txt"
+        );
+        assert_eq!(
+            press(Some("text/markdown"), b"# Results\n", Some("html")).unwrap(),
+            "md"
+        );
+        assert!(press(Some("text/html"), b"<html><body></body></html>", None).is_err());
+    }
+
+    #[test]
+    fn an_imported_page_without_text_is_an_error() {
+        let f = ImportFile {
+            family: Family::Epi,
+            rel: "epi/table.csv".into(),
+            bytes: b"\"{\\\"data\\\":1}\"".to_vec(),
+            meta: None,
+        };
+        let e = parse_epi(&f)
+            .err()
+            .expect("a JSON payload read as CSV has no text");
+        assert!(e.to_string().contains("no text as text/csv"), "{e}");
+    }
 }
