@@ -498,7 +498,7 @@ async fn recorded_openfda_and_sec_exchanges_replay_with_their_headers_and_the_40
     let c = client();
     let base = format!("http://{}", server.addr);
     let any = |_: &[u8], _: Option<&str>| Ok(());
-    let mut ok = 0;
+    let (mut ok, mut linked) = (0, 0);
     for (target, canned) in &cassettes {
         let url = format!("{base}{target}");
         let got = c.get("openfda", &url, (None, None), &any).await;
@@ -509,6 +509,25 @@ async fn recorded_openfda_and_sec_exchanges_replay_with_their_headers_and_the_40
                 assert!(r.etag.is_some());
                 let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
                 assert!(v["results"].as_array().is_some_and(|a| !a.is_empty()));
+                // the recorded `Link: rel="next"` (openFDA pages by skip, and past 25,000
+                // by search_after) is read
+                let link = canned
+                    .headers
+                    .iter()
+                    .find(|(k, _)| k.eq_ignore_ascii_case("link"))
+                    .map(|(_, v)| v.as_str());
+                if let Some(l) = link {
+                    let next = r
+                        .next
+                        .as_deref()
+                        .unwrap_or_else(|| panic!("no next in {l}"));
+                    assert!(next.starts_with("https://api.fda.gov/drug/"), "{next}");
+                    assert!(
+                        next.contains("search_after=") || next.contains("skip="),
+                        "{next}"
+                    );
+                    linked += 1;
+                }
                 ok += 1;
             }
             403 => {
@@ -519,6 +538,7 @@ async fn recorded_openfda_and_sec_exchanges_replay_with_their_headers_and_the_40
         }
     }
     assert!(ok >= 5);
+    assert!(linked >= 1, "no recorded response carried a next link");
     let refused: Vec<_> = server
         .log()
         .into_iter()
@@ -887,4 +907,139 @@ async fn formats_follow_the_response_not_the_url() {
         imported["assets"]["quorvimab"]["bundle"].as_str().unwrap(),
         out.manifest.assets["quorvimab"].bundle.as_str()
     );
+}
+
+/// The (family, record key, content) of every record of a snapshot.
+fn records(m: &dossier::lake::manifest::SnapshotManifest) -> std::collections::BTreeSet<String> {
+    m.sources
+        .iter()
+        .map(|s| format!("{}:{}@{}", s.family, s.record_key, s.content_sha256))
+        .collect()
+}
+
+/// openFDA searches page through to the total (its `Link: rel="next"`, whose echoed
+/// api_key is never kept); CT.gov, openFDA and PubMed searches that stop at a configured
+/// cap with results left say so in the family's detail and the manifest, never ok and
+/// silent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn searches_page_to_the_total_and_a_capped_one_says_so() {
+    use dossier::domain::Family;
+    const KEY: &str = "PLANTED-openfda-key-paging";
+    // the fixture world with more of everything zelnorib's searches find: two more
+    // labels and approvals, another study and another article
+    let dir = tempfile::tempdir().unwrap();
+    let import = dir.path().join("import");
+    copy_dir(&fixtures().join("import"), &import);
+    let copies = |from: &str, to: &str, ids: &[(&str, &str)]| {
+        let text = std::fs::read_to_string(import.join(from)).unwrap();
+        for (i, (old, new)) in ids.iter().enumerate() {
+            let path = import.join(format!("{to}-{i}"));
+            std::fs::write(path, text.replace(old, new)).unwrap();
+        }
+    };
+    let label: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(import.join("fda_label/zelvanta_label.json")).unwrap(),
+    )
+    .unwrap();
+    let set_id = label["results"][0]["set_id"].as_str().unwrap().to_string();
+    copies(
+        "fda_label/zelvanta_label.json",
+        "fda_label/more.json",
+        &[
+            (&set_id, "00000000-0000-0000-0000-000000000001"),
+            (&set_id, "00000000-0000-0000-0000-000000000002"),
+        ],
+    );
+    copies(
+        "drugsfda/zelnorib_NDA299001.json",
+        "drugsfda/more.json",
+        &[("NDA299001", "NDA299002"), ("NDA299001", "NDA299003")],
+    );
+    copies(
+        "ctgov/NCT09000001_zelnorib_ph3.json",
+        "ctgov/more.json",
+        &[("NCT09000001", "NCT09000011")],
+    );
+    copies(
+        "pubmed/efetch_zelnorib_zenith1.xml",
+        "pubmed/more.xml",
+        &[("99000001", "99000002")],
+    );
+    // the copies are named `more.json-0`: give them their extension back
+    for e in files_under(&import) {
+        let name = e.file_name().unwrap().to_string_lossy().into_owned();
+        if let Some((stem, i)) = name.rsplit_once('-')
+            && (stem.ends_with(".json") || stem.ends_with(".xml"))
+        {
+            let (base, ext) = stem.rsplit_once('.').unwrap();
+            std::fs::rename(&e, e.with_file_name(format!("{base}{i}.{ext}"))).unwrap();
+        }
+    }
+    let p = portfolio();
+    let w = World::from_import(&import, &p).unwrap();
+    let server = Builder::new(w).start().await.unwrap();
+    let live = |lake: &Lake, cfg: &LiveConfig| {
+        let (lake, cfg, p) = (lake.clone(), cfg.clone(), p.clone());
+        async move { snapshot_live(&lake, &p, &cfg, false, None).await.unwrap() }
+    };
+    let whole = Lake::open(dir.path().join("whole").to_str().unwrap()).unwrap();
+    let (reference, _) = live(&whole, &config(&server)).await;
+    assert!(reference.manifest.capped_searches.is_empty());
+
+    // one result per page: the same records, over more requests, and no cap reached
+    let paged_path = dir.path().join("paged");
+    let paged_lake = Lake::open(paged_path.to_str().unwrap()).unwrap();
+    let mut cfg = config(&server);
+    cfg.openfda_page_size = 1;
+    cfg.openfda_max_pages = 50;
+    cfg.ctgov_page_size = 1;
+    cfg.ctgov_max_pages = 50;
+    cfg.openfda_api_key = Some(KEY.into());
+    let before = server.log().len();
+    let (paged, _) = live(&paged_lake, &cfg).await;
+    assert!(
+        paged.manifest.capped_searches.is_empty(),
+        "{:?}",
+        paged.manifest.capped_searches
+    );
+    assert_eq!(records(&paged.manifest), records(&reference.manifest));
+    let log = server.log()[before..].to_vec();
+    let next_pages = log
+        .iter()
+        .filter(|s| s.target.contains("/openfda/") && s.target.contains("skip="))
+        .count();
+    assert!(next_pages >= 2, "openFDA was never paged: {log:?}");
+    assert!(
+        files_holding(&paged_path, KEY.as_bytes()).is_empty(),
+        "the api_key echoed in a next link was stored"
+    );
+
+    // caps below what the sources hold: stated per family, the records taken kept
+    let capped_lake = Lake::open(dir.path().join("capped").to_str().unwrap()).unwrap();
+    cfg.openfda_max_pages = 1;
+    cfg.ctgov_max_pages = 1;
+    cfg.pubmed_max = 1;
+    let (capped, _) = live(&capped_lake, &cfg).await;
+    let caps = &capped.manifest.capped_searches;
+    for fam in [
+        Family::Ctgov,
+        Family::FdaLabel,
+        Family::Drugsfda,
+        Family::Pubmed,
+    ] {
+        let c = caps
+            .iter()
+            .find(|c| c.family == fam)
+            .unwrap_or_else(|| panic!("no capped {fam} search: {caps:?}"));
+        assert!(c.total.is_some_and(|t| t > c.fetched), "{c:?}");
+        let o = &capped.manifest.assets[&c.asset].families[&fam];
+        assert!(
+            o.detail.contains("capped at") && o.detail.contains(&c.cap),
+            "{fam}: {}",
+            o.detail
+        );
+    }
+    assert!(caps.iter().any(|c| c.cap == "openfda_max_pages = 1"));
+    assert!(caps.iter().any(|c| c.cap == "pubmed_max = 1"));
+    assert!(records(&capped.manifest).len() < records(&reference.manifest).len());
 }

@@ -29,6 +29,24 @@ pub struct SnapshotManifest {
     /// Live snapshots: every family fetch of an asset that failed after retries.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fetch_failures: Vec<FetchFailure>,
+    /// Live snapshots: every search that stopped at a configured cap with results left.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub capped_searches: Vec<CappedSearch>,
+}
+
+/// A search of an asset's family that stopped at its cap (pages or results) while the
+/// source had more: what was fetched of how many, and which setting capped it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CappedSearch {
+    pub asset: String,
+    pub family: Family,
+    /// The search's first page.
+    pub url: String,
+    pub fetched: u64,
+    /// The total the source stated, where it states one.
+    pub total: Option<u64>,
+    /// The setting and its value, e.g. `openfda_max_pages = 10`.
+    pub cap: String,
 }
 
 /// What a snapshot noticed but did not take in: files that parsed without becoming

@@ -120,6 +120,7 @@ pub fn build(
         sources_bundle: Hash256::of(&sources),
         sources: imported.records.iter().map(CatalogEntry::of).collect(),
         fetch_failures: Vec::new(),
+        capped_searches: Vec::new(),
     };
     blobs.push(sources);
     Ok((manifest, blobs))

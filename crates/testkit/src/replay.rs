@@ -6,7 +6,9 @@
 //! `/ncbi/entrez/eutils/{esearch,efetch}.fcgi`, `/icd10/api/icd10cm/v3/search`, and any
 //! press or epidemiology URL as `/web/<scheme>/<host>/<path>`. Search answers are built
 //! from each record's exact bytes, so a fetched record hashes as its imported self.
-//! Recorded exchanges (cassettes) are served as recorded. Faults are injected on request
+//! openFDA pages carry `meta.results.total` and a `Link: rel="next"` on api.fda.gov, as
+//! the real one does; CT.gov states `totalCount` when asked. Recorded exchanges
+//! (cassettes) are served as recorded. Faults are injected on request
 //! (429 with Retry-After, 5xx, a hang, a body cut short, malformed JSON, a wrong content
 //! type, a slow drip), ETags answer conditional requests with 304, an optional limit per
 //! API answers excess with 429, and every request is logged with the instant it arrived.
@@ -560,6 +562,9 @@ fn route(state: &State, target: &str) -> Canned {
             let page: Vec<&[u8]> = hits.iter().skip(start).take(size).copied().collect();
             let mut body = b"{\"studies\":".to_vec();
             body.extend(json_list(&page));
+            if q.get("countTotal").is_some_and(|v| v == "true") {
+                body.extend(format!(",\"totalCount\":{}", hits.len()).into_bytes());
+            }
             if start + size < hits.len() {
                 body.extend(format!(",\"nextPageToken\":\"{}\"", start + size).into_bytes());
             }
@@ -598,7 +603,25 @@ fn route(state: &State, target: &str) -> Canned {
             let mut body = format!("{{\"meta\":{meta},\"results\":").into_bytes();
             body.extend(json_list(&page));
             body.push(b'}');
-            Canned::new(200, "application/json", body)
+            let mut c = Canned::new(200, "application/json", body);
+            if skip + limit < hits.len() {
+                // as openFDA does: the next page as an absolute link on its own host, the
+                // request's parameters echoed (an api_key among them)
+                let mut next = url::form_urlencoded::Serializer::new(String::new());
+                for (k, v) in &q {
+                    if k != "skip" {
+                        next.append_pair(k, v);
+                    }
+                }
+                next.append_pair("skip", &(skip + limit).to_string());
+                let link = format!(
+                    "<https://api.fda.gov{}?{}>; rel=\"next\"",
+                    &path["/openfda".len()..],
+                    next.finish()
+                );
+                c.headers.push(("Link".into(), link));
+            }
+            c
         }
         p if p.starts_with("/sec/") => match w.sec.get(&p["/sec/".len()..]) {
             Some(raw) => Canned::new(200, "application/json", raw.clone()),
@@ -607,14 +630,15 @@ fn route(state: &State, target: &str) -> Canned {
         "/ncbi/entrez/eutils/esearch.fcgi" => {
             let terms: Vec<String> = quoted(q.get("term").map(String::as_str).unwrap_or(""));
             let max = num("retmax", 20);
-            let ids: Vec<&String> = w
+            let hits: Vec<&String> = w
                 .articles
                 .iter()
                 .filter(|(_, (_, text))| terms.iter().any(|t| text.contains(t.as_str())))
                 .map(|(id, _)| id)
-                .take(max)
                 .collect();
-            let body = serde_json::json!({"esearchresult": {"count": ids.len().to_string(), "idlist": ids}});
+            // as E-utilities: the count of every match, the ids up to retmax
+            let ids: Vec<&String> = hits.iter().take(max).copied().collect();
+            let body = serde_json::json!({"esearchresult": {"count": hits.len().to_string(), "retmax": max.to_string(), "idlist": ids}});
             Canned::new(200, "application/json", body.to_string())
         }
         "/ncbi/entrez/eutils/efetch.fcgi" => {

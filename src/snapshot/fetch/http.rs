@@ -87,6 +87,8 @@ pub struct Response {
     pub last_modified: Option<String>,
     /// The response's Content-Type, as sent.
     pub content_type: Option<String>,
+    /// The `Link: <…>; rel="next"` target, where the API pages that way (openFDA).
+    pub next: Option<String>,
     /// 304: the stored body is still current (`body` is empty).
     pub not_modified: bool,
     pub attempts: u32,
@@ -192,6 +194,34 @@ pub type Invalid = Box<dyn std::error::Error + Send + Sync>;
 
 /// What the caller says about a body it received, with its Content-Type.
 pub type Validate<'a> = &'a (dyn Fn(&[u8], Option<&str>) -> Result<(), Invalid> + Sync);
+
+/// The target of `rel="next"` in a Link header (RFC 8288):
+/// `<https://…&search_after=…>; rel="next"`, among other links and parameters.
+pub fn next_link(value: &str) -> Option<String> {
+    let mut rest = value;
+    while let Some(open) = rest.find('<') {
+        let close = open + rest[open..].find('>')?;
+        let target = &rest[open + 1..close];
+        let params_end = rest[close..].find('<').map_or(rest.len(), |i| close + i);
+        let is_next = rest[close + 1..params_end].split(';').any(|p| {
+            p.trim()
+                .trim_end_matches(',')
+                .split_once('=')
+                .is_some_and(|(k, v)| {
+                    k.trim().eq_ignore_ascii_case("rel")
+                        && v.trim()
+                            .trim_matches('"')
+                            .split_ascii_whitespace()
+                            .any(|r| r.eq_ignore_ascii_case("next"))
+                })
+        });
+        if is_next {
+            return Some(target.to_string());
+        }
+        rest = &rest[params_end..];
+    }
+    None
+}
 
 fn header(h: &reqwest::header::HeaderMap, name: reqwest::header::HeaderName) -> Option<String> {
     h.get(name)?.to_str().ok().map(str::to_string)
@@ -322,6 +352,9 @@ impl Client {
             etag: header(resp.headers(), reqwest::header::ETAG),
             last_modified: header(resp.headers(), reqwest::header::LAST_MODIFIED),
             content_type: header(resp.headers(), reqwest::header::CONTENT_TYPE),
+            next: header(resp.headers(), reqwest::header::LINK)
+                .and_then(|l| next_link(&l))
+                .map(|l| self.without_credentials(api, &l)),
             not_modified: status == 304,
             attempts: n + 1,
         };
@@ -347,6 +380,28 @@ impl Client {
             return Attempt::failed(FetchError::Malformed { url, source });
         }
         Attempt::Done(done)
+    }
+
+    /// A URL the server sent back (a next-page link echoes the request's query) without
+    /// the API's credentials, so it can be kept, logged and stored like any other.
+    fn without_credentials(&self, api: &str, link: &str) -> String {
+        let Some(creds) = self.cfg.credentials.get(api) else {
+            return link.to_string();
+        };
+        let Ok(mut u) = url::Url::parse(link) else {
+            return link.to_string();
+        };
+        let kept: Vec<(String, String)> = u
+            .query_pairs()
+            .filter(|(k, _)| !creds.iter().any(|(name, _)| name == k))
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .collect();
+        if kept.is_empty() {
+            u.set_query(None);
+        } else {
+            u.query_pairs_mut().clear().extend_pairs(kept);
+        }
+        u.to_string()
     }
 
     /// The GET with the API's credentials and the conditional headers.
@@ -384,5 +439,25 @@ impl Client {
             error: status_error(resp, url).await,
             retry_after: hint,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::next_link;
+
+    #[test]
+    fn the_next_link_is_found_among_others() {
+        // as openFDA sends it (folded onto one line)
+        let real = "<https://api.fda.gov/drug/drugsfda.json?search=openfda.generic_name%3A%22semaglutide%22&limit=2&skip=0&search_after=0%3DYEwDMJgBCsORzztAE_Kv>; rel=\"next\"";
+        assert_eq!(
+            next_link(real).unwrap(),
+            "https://api.fda.gov/drug/drugsfda.json?search=openfda.generic_name%3A%22semaglutide%22&limit=2&skip=0&search_after=0%3DYEwDMJgBCsORzztAE_Kv"
+        );
+        let many = "<https://x.example/?p=1>; rel=\"prev\", <https://x.example/?p=3>; title=\"n\"; rel=\"last next\"";
+        assert_eq!(next_link(many).unwrap(), "https://x.example/?p=3");
+        assert_eq!(next_link("<https://x.example/?p=1>; rel=prev"), None);
+        assert_eq!(next_link("garbage"), None);
+        assert_eq!(next_link("<unclosed; rel=next"), None);
     }
 }

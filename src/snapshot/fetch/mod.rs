@@ -28,7 +28,7 @@ use crate::Error;
 use crate::domain::{Asset, Portfolio, SourceMeta};
 use crate::domain::{Family, FamilyStatus, Hash256, sha256_hex};
 use crate::lake::Lake;
-use crate::lake::manifest::{Diagnostics, FetchFailure};
+use crate::lake::manifest::{CappedSearch, Diagnostics, FetchFailure};
 use crate::snapshot::import::{self, ImportFile, Parsed};
 use crate::snapshot::{self, SnapshotOutcome};
 pub use error::LiveError;
@@ -66,8 +66,14 @@ pub struct LiveConfig {
     /// Assets fetched at once. Each API's gate paces its own requests, so this only
     /// needs to be large enough to keep every gate busy.
     pub concurrency: usize,
-    /// Pages followed per CT.gov search (100 studies each).
+    /// Pages followed per CT.gov search, of `ctgov_page_size` studies each.
     pub ctgov_max_pages: usize,
+    pub ctgov_page_size: usize,
+    /// Pages followed per openFDA search (its `Link: rel="next"`, else `skip` up to
+    /// `meta.results.total`), of `openfda_page_size` results each.
+    pub openfda_max_pages: usize,
+    pub openfda_page_size: usize,
+    /// PMIDs taken per PubMed search (`retmax`).
     pub pubmed_max: usize,
     /// Families not fetched, on purpose: their status is `skipped`, saying so.
     pub skip: Vec<Family>,
@@ -100,6 +106,9 @@ impl Default for LiveConfig {
             headroom: 0.97,
             concurrency: 512,
             ctgov_max_pages: 5,
+            ctgov_page_size: 100,
+            openfda_max_pages: 10,
+            openfda_page_size: 100,
             pubmed_max: 20,
             skip: Vec::new(),
         }
@@ -220,6 +229,9 @@ struct CacheEntry {
     /// The body's Content-Type (absent in entries written before it was kept).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     content_type: Option<String>,
+    /// The response's next page (`Link: rel="next"`), needed again on 304.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    next: Option<String>,
     body_sha256: String,
     /// When this exact body was first retrieved.
     retrieved_at: String,
@@ -231,6 +243,7 @@ struct Got {
     status: u16,
     body: Bytes,
     content_type: Option<String>,
+    next: Option<String>,
     retrieved_at: String,
 }
 
@@ -240,6 +253,16 @@ struct FamilyFetch {
     files: Vec<ImportFile>,
     /// Every request of the family that failed after retries: (URL, error).
     failures: Vec<(String, String)>,
+    /// Searches that stopped at a configured cap with results left.
+    capped: Vec<Capped>,
+}
+
+/// A search that stopped at its cap: its first page, what was fetched of how many.
+struct Capped {
+    url: String,
+    fetched: u64,
+    total: Option<u64>,
+    cap: String,
 }
 
 impl FamilyFetch {
@@ -372,6 +395,7 @@ impl Fetcher<'_> {
                 status: 200,
                 body,
                 content_type: c.content_type,
+                next: c.next,
                 retrieved_at: c.retrieved_at,
             });
         }
@@ -380,6 +404,7 @@ impl Fetcher<'_> {
                 status: resp.status,
                 body: resp.body,
                 content_type: resp.content_type,
+                next: resp.next,
                 retrieved_at: now(),
             });
         }
@@ -394,6 +419,7 @@ impl Fetcher<'_> {
             etag: resp.etag,
             last_modified: resp.last_modified,
             content_type: resp.content_type.clone(),
+            next: resp.next.clone(),
             body_sha256: sha,
             retrieved_at: retrieved_at.clone(),
         };
@@ -403,6 +429,7 @@ impl Fetcher<'_> {
             status: 200,
             body: resp.body,
             content_type: resp.content_type,
+            next: resp.next,
             retrieved_at,
         })
     }
@@ -417,7 +444,7 @@ impl Fetcher<'_> {
         url: &str,
         rel: String,
         meta_url: Option<String>,
-    ) -> Option<Bytes> {
+    ) -> Option<Got> {
         let (name, meta) = (rel.clone(), meta_url.clone());
         let validate = parses(family, &name, meta.as_deref());
         match self.get(api, url, &validate).await {
@@ -427,9 +454,8 @@ impl Fetcher<'_> {
             }
             Ok(g) if g.status == 404 => None,
             Ok(g) => {
-                let body = g.body.clone();
-                out.push(family, rel, g, meta_url);
-                Some(body)
+                out.push(family, rel, g.clone(), meta_url);
+                Some(g)
             }
         }
     }
@@ -461,28 +487,46 @@ impl Fetcher<'_> {
             searches.push(("ids", vec![("filter.ids", ids)]));
         }
         searches.push(("intr", vec![("query.intr", names)]));
+        let size = self.cfg.ctgov_page_size.clamp(1, 1000).to_string();
         for (tag, params) in searches {
             let mut token: Option<String> = None;
+            let (mut fetched, mut total, mut first) = (0u64, None, String::new());
             for page in 1..=self.cfg.ctgov_max_pages {
                 let mut q: Vec<(&str, &str)> =
                     params.iter().map(|(k, v)| (*k, v.as_str())).collect();
-                q.push(("pageSize", "100"));
-                if let Some(t) = &token {
-                    q.push(("pageToken", t));
+                q.push(("pageSize", &size));
+                match &token {
+                    Some(t) => q.push(("pageToken", t)),
+                    None => q.push(("countTotal", "true")),
                 }
                 let url = Self::url(&self.cfg.ctgov_base, "/api/v2/studies", &q);
                 let rel = format!("ctgov/{}-{tag}-p{page}.json", a.id.as_str());
-                let Some(body) = self
+                let Some(got) = self
                     .file(&mut out, Family::Ctgov, "ctgov", &url, rel, None)
                     .await
                 else {
                     break;
                 };
-                token = serde_json::from_slice::<serde_json::Value>(&body)
-                    .ok()
-                    .and_then(|v| v["nextPageToken"].as_str().map(str::to_string));
+                let v = serde_json::from_slice::<serde_json::Value>(&got.body).ok();
+                let v = v.as_ref();
+                fetched += v
+                    .and_then(|v| v["studies"].as_array())
+                    .map_or(0, |s| s.len() as u64);
+                if page == 1 {
+                    total = v.and_then(|v| v["totalCount"].as_u64());
+                    first = url;
+                }
+                token = v.and_then(|v| v["nextPageToken"].as_str().map(str::to_string));
                 if token.is_none() {
                     break;
+                }
+                if page == self.cfg.ctgov_max_pages {
+                    out.capped.push(Capped {
+                        url: first.clone(),
+                        fetched,
+                        total,
+                        cap: format!("ctgov_max_pages = {page}"),
+                    });
                 }
             }
         }
@@ -506,6 +550,8 @@ impl Fetcher<'_> {
             .join(" OR ")
     }
 
+    /// An openFDA search, page by page: the `Link: rel="next"` openFDA sends, else `skip`
+    /// up to `meta.results.total`, within `openfda_max_pages`. Returns every page's body.
     async fn openfda(
         &self,
         a: &Asset,
@@ -514,18 +560,89 @@ impl Fetcher<'_> {
         search: &str,
         tag: &str,
         out: &mut FamilyFetch,
-    ) -> Option<Bytes> {
-        let q = self.openfda_query(search, "100");
+    ) -> Vec<Bytes> {
+        let size = self.cfg.openfda_page_size.clamp(1, 1000);
+        let limit = size.to_string();
+        let q = self.openfda_query(search, &limit);
         let qr: Vec<(&str, &str)> = q.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        let url = Self::url(&self.cfg.openfda_base, endpoint, &qr);
-        let rel = format!("{family}/{}-{tag}.json", a.id.as_str());
-        self.file(out, family, "openfda", &url, rel, None).await
+        let first = Self::url(&self.cfg.openfda_base, endpoint, &qr);
+        let mut url = first.clone();
+        let (mut bodies, mut fetched) = (Vec::new(), 0u64);
+        for page in 1..=self.cfg.openfda_max_pages.max(1) {
+            let rel = match page {
+                1 => format!("{family}/{}-{tag}.json", a.id.as_str()),
+                n => format!("{family}/{}-{tag}-p{n}.json", a.id.as_str()),
+            };
+            let Some(got) = self.file(out, family, "openfda", &url, rel, None).await else {
+                break;
+            };
+            let v = serde_json::from_slice::<serde_json::Value>(&got.body).ok();
+            let n = v
+                .as_ref()
+                .and_then(|v| v["results"].as_array())
+                .map_or(0, |r| r.len() as u64);
+            let total = v
+                .as_ref()
+                .and_then(|v| v.pointer("/meta/results/total"))
+                .and_then(|t| t.as_u64());
+            fetched += n;
+            bodies.push(got.body);
+            let next = match got
+                .next
+                .as_deref()
+                .and_then(|l| self.openfda_next(endpoint, l))
+            {
+                Some(link) => Some(link),
+                None => match total {
+                    Some(t) if fetched < t && n > 0 => {
+                        let skip = fetched.to_string();
+                        let mut qs = qr.clone();
+                        qs.push(("skip", &skip));
+                        Some(Self::url(&self.cfg.openfda_base, endpoint, &qs))
+                    }
+                    _ => None,
+                },
+            };
+            let Some(next) = next else { break };
+            if total.is_some_and(|t| fetched >= t) || n == 0 {
+                break;
+            }
+            if page == self.cfg.openfda_max_pages.max(1) {
+                out.capped.push(Capped {
+                    url: first.clone(),
+                    fetched,
+                    total,
+                    cap: format!("openfda_max_pages = {page}"),
+                });
+                break;
+            }
+            url = next;
+        }
+        bodies
+    }
+
+    /// openFDA's next-page link on the configured base (a mirror, a test server), only for
+    /// the same endpoint (the client has already taken out the api_key it echoes).
+    fn openfda_next(&self, endpoint: &str, link: &str) -> Option<String> {
+        let link = url::Url::parse(link).ok()?;
+        if !link.path().ends_with(endpoint) {
+            return None;
+        }
+        let query: Vec<(String, String)> = link
+            .query_pairs()
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .collect();
+        let pairs: Vec<(&str, &str)> = query
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        Some(Self::url(&self.cfg.openfda_base, endpoint, &pairs))
     }
 
     /// The label by the asset's names; the pharmacologic classes it states.
     async fn label(&self, a: &Asset) -> (FamilyFetch, Vec<String>) {
         let mut out = FamilyFetch::default();
-        let body = self
+        let bodies = self
             .openfda(
                 a,
                 Family::FdaLabel,
@@ -536,8 +653,9 @@ impl Fetcher<'_> {
             )
             .await;
         let mut classes = Vec::new();
-        if let Some(b) = body
-            && let Ok(v) = serde_json::from_slice::<serde_json::Value>(&b)
+        for v in bodies
+            .iter()
+            .filter_map(|b| serde_json::from_slice::<serde_json::Value>(b).ok())
         {
             for r in v["results"].as_array().into_iter().flatten() {
                 for c in r
@@ -644,24 +762,37 @@ impl Fetcher<'_> {
                 .map(|_| ())
                 .ok_or_else(|| "no esearchresult.idlist".into())
         };
-        let ids: Vec<String> = match self.get("ncbi", &url, &json_ok).await {
+        let found = match self.get("ncbi", &url, &json_ok).await {
             Err(e) => {
                 out.failed(&url, &e);
                 return out;
             }
-            Ok(g) => serde_json::from_slice::<serde_json::Value>(&g.body)
-                .ok()
-                .and_then(|v| {
-                    v.pointer("/esearchresult/idlist")
-                        .and_then(|l| l.as_array())
-                        .map(|l| {
-                            l.iter()
-                                .filter_map(|x| x.as_str().map(str::to_string))
-                                .collect()
-                        })
-                })
-                .unwrap_or_default(),
+            Ok(g) => serde_json::from_slice::<serde_json::Value>(&g.body).ok(),
         };
+        let result = found.as_ref().and_then(|v| v.get("esearchresult"));
+        let ids: Vec<String> = result
+            .and_then(|r| r["idlist"].as_array())
+            .map(|l| {
+                l.iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        // E-utilities states the count as a string
+        let count = result.and_then(|r| match &r["count"] {
+            serde_json::Value::String(c) => c.parse::<u64>().ok(),
+            c => c.as_u64(),
+        });
+        if let Some(total) = count
+            && total > ids.len() as u64
+        {
+            out.capped.push(Capped {
+                url: url.clone(),
+                fetched: ids.len() as u64,
+                total: Some(total),
+                cap: format!("pubmed_max = {}", self.cfg.pubmed_max),
+            });
+        }
         if ids.is_empty() {
             return out;
         }
@@ -690,8 +821,8 @@ impl Fetcher<'_> {
             if let Some(b) = self
                 .file(&mut out, Family::Icd10, "icd10", &url, rel, Some(canonical))
                 .await
-                && b.starts_with(b"[0,")
-                && b.len() <= empty.len() + 8
+                && b.body.starts_with(b"[0,")
+                && b.body.len() <= empty.len() + 8
             {
                 out.files.pop();
             }
@@ -894,8 +1025,19 @@ pub async fn snapshot_live(
 
     let mut files = Vec::new();
     let mut failures = Vec::new();
+    let mut capped = Vec::new();
     for (asset, fams) in results {
         for (family, r) in fams {
+            for c in r.capped {
+                capped.push(CappedSearch {
+                    asset: asset.clone(),
+                    family,
+                    url: c.url,
+                    fetched: c.fetched,
+                    total: c.total,
+                    cap: c.cap,
+                });
+            }
             for (url, error) in r.failures {
                 failures.push(FetchFailure {
                     asset: asset.clone(),
@@ -956,7 +1098,22 @@ pub async fn snapshot_live(
                 }
             }
         }
+        for c in &capped {
+            if let Some(entry) = manifest.assets.get_mut(&c.asset)
+                && let Some(o) = entry.families.get_mut(&c.family)
+            {
+                let of = c.total.map_or("more".to_string(), |t| t.to_string());
+                o.detail.push_str(&format!(
+                    "{}capped at {}: {} of {of} results of {}",
+                    if o.detail.is_empty() { "" } else { "; " },
+                    c.cap,
+                    c.fetched,
+                    c.url
+                ));
+            }
+        }
         manifest.fetch_failures = failures;
+        manifest.capped_searches = capped;
         Ok((imported, manifest, blobs))
     })
     .await?;
