@@ -4,9 +4,10 @@
 # rate between first and last arrival, and the most requests in any 1 s and 60 s window),
 # then the wall time of an unchanged nightly rerun (conditional requests, 304s) next to
 # the first run's.
-# Usage: bench/live_rates.sh [N_ASSETS=500] [SCALE=1]
+# Usage: [LOAD=K] bench/live_rates.sh [N_ASSETS=500] [SCALE=1]
 #   SCALE multiplies every documented limit (openFDA 240/min, SEC 10/s, NCBI 3/s, CT.gov
 #   and NLM 10/s, web hosts 1/s), to measure the same pacing in less time.
+#   LOAD=K keeps K busy loops running beside the snapshots (a loaded machine sends late).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-500}
@@ -33,6 +34,12 @@ print("[live.per_minute]")
 for api, per_min in limits.items():
     print(f"{api} = {per_min * scale}")
 PY
+burners=()
+for _ in $(seq "${LOAD:-0}"); do
+  (while :; do :; done) &
+  burners+=($!)
+done
+trap 'kill "$server" "${burners[@]}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 run() {
   local t0 t1
   t0=$(date +%s.%N)
@@ -44,14 +51,16 @@ run 1
 curl -s "$addr/__stats" > "$tmp/stats1"
 run 2
 curl -s "$addr/__stats" > "$tmp/stats2"
+if [ ${#burners[@]} -gt 0 ]; then kill "${burners[@]}" 2>/dev/null || true; fi
 grep -E '^  (fetched|[a-z]+(:[^ ]+)?: )' "$tmp/err1" | sed 's/^/first run: /'
 grep -E '^  fetched' "$tmp/err2" | sed 's/^/rerun:     /'
 python3 - "$tmp" "$SCALE" "$N" <<'PY'
-import json, sys
+import json, os, sys
 tmp, scale, n = sys.argv[1], float(sys.argv[2]), sys.argv[3]
 limits = {"ctgov": 10, "openfda": 4, "sec": 10, "ncbi": 3, "icd10": 10, "web": 1}
 s1 = json.load(open(f"{tmp}/stats1"))
-print(f"{n} assets, limits x{scale:g}; server-side arrivals of the first run")
+load = os.environ.get("LOAD", "0")
+print(f"{n} assets, limits x{scale:g}, {load} busy loops beside; server-side arrivals of the first run")
 print(f"{'api':<8}{'requests':>9}{'limit/s':>9}{'rate/s':>9}{'of limit':>9}{'max 1s':>8}{'max 60s':>9}")
 for api, st in sorted(s1.items()):
     if api.startswith("__"):

@@ -28,7 +28,7 @@ use crate::Error;
 use crate::domain::{Asset, Portfolio, SourceMeta};
 use crate::domain::{Family, FamilyStatus, Hash256, sha256_hex};
 use crate::lake::Lake;
-use crate::lake::manifest::{CappedSearch, Diagnostics, FetchFailure};
+use crate::lake::manifest::{CappedSearch, Diagnostics, FetchFailure, SnapshotManifest};
 use crate::snapshot::import::{self, ImportFile, Parsed};
 use crate::snapshot::{self, SnapshotOutcome};
 pub use error::LiveError;
@@ -1069,49 +1069,7 @@ pub async fn snapshot_live(
         }
         let imported = import::assemble(ok, raw_bytes, n_files);
         let (mut manifest, blobs) = snapshot::build(&portfolio_c, &imported, "live")?;
-        let mut failed: BTreeMap<(&str, Family), Vec<&FetchFailure>> = BTreeMap::new();
-        for f in &failures {
-            failed.entry((&f.asset, f.family)).or_default().push(f);
-        }
-        for ((asset, family), fs) in failed {
-            if let Some(entry) = manifest.assets.get_mut(asset)
-                && let Some(o) = entry.families.get_mut(&family)
-            {
-                o.status = FamilyStatus::FetchFailed;
-                let more = match fs.len() {
-                    1 => String::new(),
-                    2 => "; 1 more failed request (see fetch_failures)".to_string(),
-                    n => format!("; {} more failed requests (see fetch_failures)", n - 1),
-                };
-                o.detail = format!(
-                    "fetch failed: {} ({} records kept){more}",
-                    fs[0].error, o.records
-                );
-            }
-        }
-        for entry in manifest.assets.values_mut() {
-            for family in &cfg_skip {
-                if let Some(o) = entry.families.get_mut(family) {
-                    o.status = FamilyStatus::Skipped;
-                    o.records = 0;
-                    o.detail = format!("skipped on purpose: live.skip names {family}");
-                }
-            }
-        }
-        for c in &capped {
-            if let Some(entry) = manifest.assets.get_mut(&c.asset)
-                && let Some(o) = entry.families.get_mut(&c.family)
-            {
-                let of = c.total.map_or("more".to_string(), |t| t.to_string());
-                o.detail.push_str(&format!(
-                    "{}capped at {}: {} of {of} results of {}",
-                    if o.detail.is_empty() { "" } else { "; " },
-                    c.cap,
-                    c.fetched,
-                    c.url
-                ));
-            }
-        }
+        say_what_was_not_got(&mut manifest, &failures, &capped, &cfg_skip);
         manifest.fetch_failures = failures;
         manifest.capped_searches = capped;
         Ok((imported, manifest, blobs))
@@ -1148,6 +1106,60 @@ pub async fn snapshot_live(
         },
         stats,
     ))
+}
+
+/// Writes into the family statuses what the fetch did not get: failed requests
+/// (`fetch_failed`, the first error and how many more), families skipped on purpose, and
+/// searches that stopped at a cap.
+fn say_what_was_not_got(
+    manifest: &mut SnapshotManifest,
+    failures: &[FetchFailure],
+    capped: &[CappedSearch],
+    skip: &[Family],
+) {
+    let mut failed: BTreeMap<(&str, Family), Vec<&FetchFailure>> = BTreeMap::new();
+    for f in failures {
+        failed.entry((&f.asset, f.family)).or_default().push(f);
+    }
+    for ((asset, family), fs) in failed {
+        if let Some(entry) = manifest.assets.get_mut(asset)
+            && let Some(o) = entry.families.get_mut(&family)
+        {
+            o.status = FamilyStatus::FetchFailed;
+            let more = match fs.len() {
+                1 => String::new(),
+                2 => "; 1 more failed request (see fetch_failures)".to_string(),
+                n => format!("; {} more failed requests (see fetch_failures)", n - 1),
+            };
+            o.detail = format!(
+                "fetch failed: {} ({} records kept){more}",
+                fs[0].error, o.records
+            );
+        }
+    }
+    for entry in manifest.assets.values_mut() {
+        for family in skip {
+            if let Some(o) = entry.families.get_mut(family) {
+                o.status = FamilyStatus::Skipped;
+                o.records = 0;
+                o.detail = format!("skipped on purpose: live.skip names {family}");
+            }
+        }
+    }
+    for c in capped {
+        if let Some(entry) = manifest.assets.get_mut(&c.asset)
+            && let Some(o) = entry.families.get_mut(&c.family)
+        {
+            let of = c.total.map_or("more".to_string(), |t| t.to_string());
+            o.detail.push_str(&format!(
+                "{}capped at {}: {} of {of} results of {}",
+                if o.detail.is_empty() { "" } else { "; " },
+                c.cap,
+                c.fetched,
+                c.url
+            ));
+        }
+    }
 }
 
 /// Writes responses as an import directory, with sidecars for their URL and retrieval time.
