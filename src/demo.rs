@@ -92,6 +92,7 @@ pub async fn run(
             shard: None,
             progress: false,
             jobs: crate::config::cores(),
+            baseline: None,
         },
     )
     .await?;

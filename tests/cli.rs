@@ -1131,3 +1131,164 @@ fn the_snapshot_id_ignores_where_files_lay_and_the_diagnostics_say_it() {
         assert!(stderr_b.contains("link.json"), "{stderr_b}");
     }
 }
+
+/// Two nights: zelnorib's study posts a new version in which one number moved, and
+/// quorvimab's study posts its results. `dossier diff` and the second run's
+/// `cell_changes` say exactly that (value 67.5 -> 68.1 with both sources; efficacy cells
+/// `not_yet_published` -> values); the snapshot diff names the replaced record versions;
+/// a run against itself is no change (exit 0).
+#[test]
+fn diffs_and_cell_changes_say_what_changed_overnight() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let work = tempfile::tempdir().unwrap();
+    copy_dir(&fixtures, work.path());
+    let lake = work.path().join("lake");
+    let portfolio = work.path().join("portfolio.toml");
+    let import = work.path().join("import");
+    let night = |run: &str| {
+        snapshot(&lake, &portfolio, &import);
+        let out = dossier()
+            .args([
+                "--lake",
+                lake.to_str().unwrap(),
+                "run",
+                "--snapshot",
+                "latest",
+            ])
+            .args(["--run-id", run])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    night("night1");
+
+    // the next night's records
+    let zel = import.join("ctgov/NCT09000001_zelnorib_ph3.json");
+    let text = std::fs::read_to_string(&zel).unwrap();
+    assert_eq!(text.matches("\"67.5\"").count(), 1);
+    std::fs::write(&zel, text.replace("\"67.5\"", "\"68.1\"")).unwrap();
+    let z: Value = serde_json::from_str(&std::fs::read_to_string(&zel).unwrap()).unwrap();
+    let qpath = import.join("ctgov/NCT09000002_quorvimab_ph2_noresults.json");
+    let mut q: Value = serde_json::from_str(&std::fs::read_to_string(&qpath).unwrap()).unwrap();
+    let mut results = z["resultsSection"].clone();
+    let om = &mut results["outcomeMeasuresModule"]["outcomeMeasures"][0];
+    om["title"] = "EASI-75 Response at Week 16".into();
+    om["timeFrame"] = "Week 16".into();
+    om["groups"][0]["title"] = "Quorvimab".into();
+    om["groups"][1]["title"] = "Placebo".into();
+    q["resultsSection"] = results;
+    q["hasResults"] = true.into();
+    std::fs::write(&qpath, serde_json::to_vec(&q).unwrap()).unwrap();
+    night("night2");
+
+    let diff = |args: &[&str]| {
+        dossier()
+            .args(["--lake", lake.to_str().unwrap(), "diff"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = diff(&["--from", "night1", "--to", "night2", "--format", "json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = json_lines(&out.stdout);
+    let moved: Vec<&Value> = rows
+        .iter()
+        .filter(|r| r["asset_id"] == "zelnorib" && r["change"] == "value_changed")
+        .collect();
+    assert!(
+        moved
+            .iter()
+            .any(|r| r["old_value"] == "67.5" && r["new_value"] == "68.1"),
+        "{rows:?}"
+    );
+    for r in &moved {
+        assert!(r["old_quote"].as_str().is_some() && r["new_quote"].as_str().is_some());
+        assert_ne!(
+            r["old_source_id"], r["new_source_id"],
+            "a new record version"
+        );
+    }
+    let posted: Vec<&Value> = rows
+        .iter()
+        .filter(|r| r["asset_id"] == "quorvimab" && r["change"] == "status_changed")
+        .collect();
+    assert!(
+        posted
+            .iter()
+            .any(|r| r["old_status"] == "not_yet_published" && r["new_status"] == "value"),
+        "{rows:?}"
+    );
+    // velantide's records did not change: nothing of it is listed
+    assert!(
+        rows.iter().all(|r| r["asset_id"] != "velantide"),
+        "{rows:?}"
+    );
+    // the second run wrote the same changes into cell_changes, against night1
+    let table = sql_json(
+        &lake,
+        "SELECT count(*) AS n, min(baseline_run_id) AS b FROM cell_changes WHERE run_id = 'night2'",
+    );
+    assert_eq!(table[0]["n"], rows.len());
+    assert_eq!(table[0]["b"], "night1");
+    // `previous` and `latest` are the two nights; the digest lists the moved value
+    let md = diff(&["--format", "md"]);
+    assert_eq!(md.status.code(), Some(1));
+    let md = String::from_utf8_lossy(&md.stdout);
+    assert!(md.contains("run night1 to run night2"), "{md}");
+    assert!(md.contains("## zelnorib") && md.contains("68\\.1"), "{md}");
+    assert!(md.contains("now cite a newer version"), "{md}");
+    // a run against itself: no change, exit 0
+    let same = diff(&["--from", "night2", "--to", "night2", "--format", "json"]);
+    assert_eq!(same.status.code(), Some(0));
+    assert!(json_lines(&same.stdout).is_empty());
+    // the snapshots: both studies replaced by new versions, nothing else
+    let snaps = diff(&[
+        "--from",
+        "snapshot:previous",
+        "--to",
+        "snapshot:latest",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        snaps.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&snaps.stderr)
+    );
+    let snaps = json_lines(&snaps.stdout);
+    let replaced: std::collections::BTreeSet<(String, String)> = snaps
+        .iter()
+        .filter(|r| r["change"] == "record_replaced" && r["family"] == "ctgov")
+        .map(|r| {
+            (
+                r["asset_id"].as_str().unwrap().to_string(),
+                r["record_key"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert!(
+        replaced.contains(&("zelnorib".into(), "NCT09000001".into())),
+        "{snaps:?}"
+    );
+    assert!(
+        replaced.contains(&("quorvimab".into(), "NCT09000002".into())),
+        "{snaps:?}"
+    );
+    // a run compared with a snapshot is an error
+    assert_eq!(
+        diff(&["--from", "night1", "--to", "snapshot:latest"])
+            .status
+            .code(),
+        Some(2)
+    );
+}

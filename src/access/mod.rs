@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 mod bounded;
+pub mod diff;
 pub mod flight;
 pub mod report;
 pub mod shell;
@@ -12,12 +13,8 @@ pub mod sql;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AccessError {
-    #[error("{key}: not a run manifest")]
-    RunManifest {
-        key: String,
-        #[source]
-        source: serde_json::Error,
-    },
+    #[error("dossier diff compares two runs or two snapshots, not a run with a snapshot")]
+    MixedDiff,
     #[error("run {id} has no manifest in the lake (runs: {known})")]
     NoSuchRun { id: String, known: String },
     #[error(

@@ -107,6 +107,21 @@ pub enum Command {
         #[arg(long, default_value = "latest")]
         snapshot: String,
     },
+    /// What changed between two runs (per cell) or two snapshots (per asset and family).
+    /// Exit 0 when nothing changed, 1 when something did, 2 on errors.
+    Diff {
+        /// `previous`, `latest`, a run id, `snapshot:previous`, `snapshot:latest` or a
+        /// snapshot id.
+        #[arg(long, default_value = "previous")]
+        from: String,
+        #[arg(long, default_value = "latest")]
+        to: String,
+        /// Only this asset.
+        #[arg(long)]
+        asset: Option<String>,
+        #[arg(long, default_value = "table", value_parser = choice::<dossier::access::diff::Format>())]
+        format: dossier::access::diff::Format,
+    },
     /// Run the gates on claims from anywhere; one verdict line per claim.
     /// Exit 1 if any claim is rejected, 2 on errors.
     Verify {
@@ -173,6 +188,10 @@ pub enum Command {
         /// Assets reasoned at the same time (default: the cores).
         #[arg(long)]
         jobs: Option<usize>,
+        /// The run `cell_changes` compares with (default: the previous finished run of
+        /// the same portfolio).
+        #[arg(long)]
+        baseline: Option<String>,
     },
     /// Run the precedence rules of sql/ over candidate tables in Parquet (the run's
     /// `accepted` and `empty_cells` shapes); writes profile_cells.parquet and

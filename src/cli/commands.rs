@@ -52,6 +52,12 @@ pub async fn execute(plan: Plan) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Job::Verify { snapshot, claims } => verify(&lake, quiet, &snapshot, &claims).await,
+        Job::Diff {
+            from,
+            to,
+            asset,
+            format,
+        } => diff(&lake, quiet, &from, &to, asset.as_ref(), format).await,
         Job::Distill {
             snapshot,
             assets,
@@ -201,6 +207,36 @@ async fn report(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+async fn diff(
+    lake: &str,
+    quiet: bool,
+    from: &str,
+    to: &str,
+    asset: Option<&AssetId>,
+    format: dossier::access::diff::Format,
+) -> anyhow::Result<ExitCode> {
+    use dossier::access::diff;
+    let lake = Lake::open_existing(lake)?;
+    let (a, b) = (
+        diff::resolve(&lake, from).await?,
+        diff::resolve(&lake, to).await?,
+    );
+    let changes = diff::diff(&lake, &a, &b, asset.map(|a| a.as_str())).await?;
+    let text = changes.render(format)?;
+    print!("{text}");
+    if !text.ends_with('\n') {
+        println!();
+    }
+    if !quiet {
+        eprintln!("{from} -> {to}: {} changes", changes.len());
+    }
+    Ok(if changes.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 async fn verify(

@@ -71,6 +71,12 @@ pub enum Job {
         snapshot: String,
         claims: Input,
     },
+    Diff {
+        from: String,
+        to: String,
+        asset: Option<AssetId>,
+        format: dossier::access::diff::Format,
+    },
     Distill {
         snapshot: String,
         assets: Vec<String>,
@@ -170,6 +176,17 @@ pub fn plan(cli: Cli) -> anyhow::Result<Plan> {
             addr,
             snapshot: snapshot_ref(snapshot)?,
         },
+        Command::Diff {
+            from,
+            to,
+            asset,
+            format,
+        } => Job::Diff {
+            from,
+            to,
+            asset: asset.map(AssetId::try_from).transpose()?,
+            format,
+        },
         Command::Verify { snapshot, claims } => Job::Verify {
             snapshot: snapshot_ref(snapshot)?,
             claims: if claims.as_os_str() == "-" {
@@ -205,6 +222,7 @@ pub fn plan(cli: Cli) -> anyhow::Result<Plan> {
             ranks,
             shard,
             jobs,
+            baseline,
         } => {
             let llm = match (llm_base_url, llm_model) {
                 (Some(base_url), Some(model)) => Some(llm::Config {
@@ -231,6 +249,7 @@ pub fn plan(cli: Cli) -> anyhow::Result<Plan> {
                     .transpose()?,
                 jobs: jobs.unwrap_or_else(config::cores),
                 progress: !cli.quiet,
+                baseline: baseline.map(run_ref).transpose()?,
             }))
         }
         Command::Rules {

@@ -9,9 +9,11 @@
 //! journaled (`journal`), so a rerun of the same run id resumes where it stopped.
 
 mod assets;
+pub mod changes;
 pub mod distill;
 pub mod evidence;
 pub mod gates;
+pub mod history;
 pub mod journal;
 pub mod precedence;
 pub mod profile;
@@ -36,7 +38,7 @@ use crate::domain::Claim;
 use crate::domain::{Hash256, sha256_hex};
 use crate::lake::Lake;
 use crate::lake::manifest::SnapshotManifest;
-use crate::lake::tables::{AcceptedRow, EmptyCellRow};
+use crate::lake::tables::{AcceptedRow, CellChangeRow, EmptyCellRow, Table};
 use crate::run::evidence::Evidence;
 use crate::run::gates::Verdict;
 use crate::run::profile::Status;
@@ -74,6 +76,9 @@ pub struct Options {
     pub jobs: usize,
     /// A progress bar on stderr (drawn only when stderr is a terminal).
     pub progress: bool,
+    /// The run `cell_changes` compares with; `None`: the previous finished run of the
+    /// same portfolio.
+    pub baseline: Option<String>,
 }
 
 /// Shard `index` of `count`: an asset belongs to the shard its id hashes to, so shards
@@ -133,6 +138,12 @@ pub struct RunManifest {
     pub started_at: String,
     pub finished_at: String,
     pub assets: BTreeMap<String, AssetOutcome>,
+    /// The run its `cell_changes` compare with (none for a portfolio's first run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline_run_id: Option<String>,
+    /// Changed cells since the baseline.
+    #[serde(default)]
+    pub changed_cells: usize,
 }
 
 /// Everything a run computed for one asset (pure part of the run).
@@ -199,6 +210,14 @@ pub enum RunError {
         #[source]
         source: serde_json::Error,
     },
+    #[error("--baseline {0:?}: no finished run with that id in the lake")]
+    NoBaseline(String),
+    #[error("{key}: not a run manifest")]
+    Manifest {
+        key: String,
+        #[source]
+        source: serde_json::Error,
+    },
     #[error("{key}: journal entry is for another request")]
     ForeignEntry { key: String },
     #[error("writing {}", path.display())]
@@ -243,6 +262,8 @@ pub async fn run(lake: &Lake, opts: Options) -> Result<RunOutcome, Error> {
     let resumed_assets = reasoned.resumed;
     let (outcomes, rules_resumed) =
         rules::apply(lake, &journal, &pinned, &opts.ranks, reasoned).await?;
+    let (baseline_run_id, changed_cells) =
+        write_changes(lake, &pinned, opts.baseline.as_deref(), &started_at).await?;
     let manifest = RunManifest {
         format: RUN_FORMAT.into(),
         run_id: pinned.run_id.clone(),
@@ -259,6 +280,8 @@ pub async fn run(lake: &Lake, opts: Options) -> Result<RunOutcome, Error> {
         started_at,
         finished_at: now(),
         assets: outcomes,
+        baseline_run_id,
+        changed_cells,
     };
     write_manifest(lake, &manifest, opts.shard).await?;
     Ok(RunOutcome {
@@ -314,6 +337,57 @@ async fn pin(lake: &Lake, opts: &Options) -> Result<Pinned, Error> {
         model,
         assets,
     })
+}
+
+/// Phase 3: `cell_changes` against the baseline (the given run, else the previous
+/// finished run of the same portfolio), one partition per asset of this invocation, empty
+/// ones included. Returns the baseline and how many cells changed.
+async fn write_changes(
+    lake: &Lake,
+    pinned: &Pinned,
+    baseline: Option<&str>,
+    started_at: &str,
+) -> Result<(Option<String>, usize), Error> {
+    let runs = history::runs(lake).await?;
+    let baseline = match baseline {
+        Some(b) => {
+            if !runs.iter().any(|r| r.run_id == b) {
+                return Err(RunError::NoBaseline(b.to_string()).into());
+            }
+            Some(b.to_string())
+        }
+        None => {
+            changes::baseline(
+                lake,
+                &runs,
+                &pinned.run_id,
+                &pinned.manifest.portfolio,
+                started_at,
+            )
+            .await?
+        }
+    };
+    let Some(b) = baseline else {
+        return Ok((None, 0));
+    };
+    let assets: Vec<String> = pinned.assets.iter().map(|(a, _)| a.clone()).collect();
+    let rows = changes::between(lake, &b, &pinned.run_id, &assets).await?;
+    for asset in &assets {
+        let mine: Vec<CellChangeRow> = rows
+            .iter()
+            .filter(|r| &r.asset_id == asset)
+            .cloned()
+            .collect();
+        put_part(
+            lake,
+            "cell_changes",
+            &pinned.run_id,
+            asset,
+            &CellChangeRow::to_batch(&mine)?,
+        )
+        .await?;
+    }
+    Ok((Some(b), rows.len()))
 }
 
 /// Phase 3: the run manifest, written last (one per shard of a sharded run).

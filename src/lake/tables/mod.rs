@@ -10,6 +10,7 @@
 //! | `rejections` | [`RejectionRow`] | `tables/rejections/run_id=…/asset_id=…/` |
 //! | `profile_cells` | [`CellRow`] | `tables/profile_cells/run_id=…/asset_id=…/` |
 //! | `conflicts` | [`ConflictRow`] | `tables/conflicts/run_id=…/asset_id=…/` |
+//! | `cell_changes` | [`CellChangeRow`] | `tables/cell_changes/run_id=…/asset_id=…/` |
 //!
 //! The rules' inputs ([`AcceptedRow`], [`EmptyCellRow`]) and outputs ([`RulesCellRow`],
 //! [`ConflictRow`]) and the analyst views the report reads ([`ProfileRow`],
@@ -29,7 +30,8 @@ use datafusion::parquet::file::properties::WriterProperties;
 
 pub use column::{Column, TableError};
 pub use run::{
-    AcceptedRow, CellRow, ClaimRow, ConflictRow, EmptyCellRow, RejectionRow, RulesCellRow,
+    AcceptedRow, CellChangeRow, CellRow, ClaimRow, ConflictRow, EmptyCellRow, RejectionRow,
+    RulesCellRow,
 };
 pub use snapshot::{AssetFamilyRow, CatalogRow, asset_families, catalog};
 pub use views::{ProfileConflictRow, ProfileRow};

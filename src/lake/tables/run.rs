@@ -162,3 +162,34 @@ table! {
         pub cutoff_date: Option<String>,
     }
 }
+
+table! {
+    /// One cell that changed between a baseline run and a run: how (`added`, `removed`,
+    /// `value_changed`, `status_changed`, `fetch_failed`, `recited`, `conflict_opened`,
+    /// `conflict_resolved`), with both sides' value, status, quote and source.
+    pub struct CellChangeRow in "cell_changes", nullable = true {
+        pub run_id: String,
+        pub baseline_run_id: String,
+        pub asset_id: String,
+        pub section: Option<String>,
+        pub field: String,
+        pub endpoint: Option<String>,
+        pub population: Option<String>,
+        pub arm: Option<String>,
+        pub change: String,
+        pub old_status: Option<String>,
+        pub new_status: Option<String>,
+        pub old_value: Option<String>,
+        pub new_value: Option<String>,
+        pub old_unit: Option<String>,
+        pub new_unit: Option<String>,
+        pub old_quote: Option<String>,
+        pub new_quote: Option<String>,
+        pub old_source_id: Option<String>,
+        pub new_source_id: Option<String>,
+        pub old_cutoff: Option<String>,
+        pub new_cutoff: Option<String>,
+        pub family: Option<String>,
+        pub detail: Option<String>,
+    }
+}
