@@ -1239,6 +1239,9 @@ fn diffs_and_cell_changes_say_what_changed_overnight() {
     );
     assert_eq!(table[0]["n"], rows.len());
     assert_eq!(table[0]["b"], "night1");
+    // and the `changes` view shows them for the latest run
+    let view = sql_json(&lake, "SELECT count(*) AS n FROM changes");
+    assert_eq!(view[0]["n"], rows.len());
     // `previous` and `latest` are the two nights; the digest lists the moved value
     let md = diff(&["--format", "md"]);
     assert_eq!(md.status.code(), Some(1));
@@ -1246,6 +1249,40 @@ fn diffs_and_cell_changes_say_what_changed_overnight() {
     assert!(md.contains("run night1 to run night2"), "{md}");
     assert!(md.contains("## zelnorib") && md.contains("68\\.1"), "{md}");
     assert!(md.contains("now cite a newer version"), "{md}");
+    // the report marks the moved value on zelnorib's page and lists the night's changes
+    // first on the index
+    let out = dossier()
+        .args([
+            "--lake",
+            lake.to_str().unwrap(),
+            "report",
+            "--format",
+            "md",
+            "--out",
+        ])
+        .arg(work.path().join("report"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let page = std::fs::read_to_string(work.path().join("report/zelnorib.md")).unwrap();
+    assert!(
+        page.contains("changed: 67\\.5 percentage of participants \\(number\\) → 68\\.1")
+            && page.contains("since run night1"),
+        "{page}"
+    );
+    let index = std::fs::read_to_string(work.path().join("report/index.md")).unwrap();
+    let changed = index
+        .find("## Changed since run night1")
+        .expect("no changes section");
+    assert!(
+        changed < index.find("| Asset | Cells by status").unwrap(),
+        "{index}"
+    );
+    assert!(index.contains("not yet published → "), "{index}");
     // a run against itself: no change, exit 0
     let same = diff(&["--from", "night2", "--to", "night2", "--format", "json"]);
     assert_eq!(same.status.code(), Some(0));

@@ -1046,3 +1046,81 @@ async fn searches_page_to_the_total_and_a_capped_one_says_so() {
     assert!(caps.iter().any(|c| c.cap == "pubmed_max = 1"));
     assert!(records(&capped.manifest).len() < records(&reference.manifest).len());
 }
+
+/// A night when CT.gov cannot be fetched reads as fetch failures, not as values that
+/// vanished: every cell the study filled is `fetch_failed` in the diff, none `removed`,
+/// and the digest names the family first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_night_reads_as_fetch_failures_in_the_diff() {
+    let dir = tempfile::tempdir().unwrap();
+    let lake = Lake::open(dir.path().join("lake").to_str().unwrap()).unwrap();
+    let run = |lake: Lake, id: &'static str| async move {
+        dossier::run::run(
+            &lake,
+            dossier::run::Options {
+                snapshot: "latest".into(),
+                assets: vec![],
+                reasoner: dossier::run::Reasoner::Extractive,
+                run_id: Some(id.into()),
+                llm: None,
+                ranks: dossier::run::precedence::Ranks::default_ranks(),
+                shard: None,
+                jobs: 2,
+                progress: false,
+                baseline: None,
+            },
+        )
+        .await
+        .unwrap()
+    };
+    let good = Builder::new(world()).start().await.unwrap();
+    live(&lake, &config(&good), None).await;
+    run(lake.clone(), "good-night").await;
+    let bad = Builder::new(world())
+        .fault("/ctgov/", Fault::Status(500), 10_000)
+        .start()
+        .await
+        .unwrap();
+    let mut cfg = config(&bad);
+    cfg.retries = 1;
+    live(&lake, &cfg, None).await;
+    let second = run(lake.clone(), "bad-night").await;
+    assert_eq!(
+        second.manifest.baseline_run_id.as_deref(),
+        Some("good-night")
+    );
+    use dossier::access::diff;
+    let changes = diff::diff(
+        &lake,
+        &diff::Side::Run("good-night".into()),
+        &diff::Side::Run("bad-night".into()),
+        None,
+    )
+    .await
+    .unwrap();
+    let diff::Changes::Cells { rows, .. } = &changes else {
+        panic!("a run diff gives cells")
+    };
+    let failed: Vec<_> = rows.iter().filter(|r| r.change == "fetch_failed").collect();
+    assert!(failed.len() >= 5, "{rows:?}");
+    assert!(
+        failed
+            .iter()
+            .all(|r| r.new_status.as_deref() == Some("fetch_failed"))
+    );
+    assert!(
+        failed.iter().any(|r| r.old_value.is_some()),
+        "the last values are kept beside the failure"
+    );
+    assert!(
+        rows.iter().all(|r| r.change != "removed"),
+        "{:?}",
+        rows.iter()
+            .filter(|r| r.change == "removed")
+            .collect::<Vec<_>>()
+    );
+    let md = changes.markdown();
+    let at = |s: &str| md.find(s).unwrap_or_else(|| panic!("no {s:?} in {md}"));
+    assert!(at("## Fetch failures") < at("## zelnorib"), "{md}");
+    assert!(md.contains("- ctgov: could not be fetched for"), "{md}");
+}

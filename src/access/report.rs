@@ -14,7 +14,7 @@ use maud::{DOCTYPE, Markup, PreEscaped, html};
 use crate::Error;
 use crate::access::AccessError;
 use crate::access::sql::RunRow;
-use crate::lake::tables::{ClaimRow, ProfileConflictRow, ProfileRow, Table};
+use crate::lake::tables::{CellChangeRow, ClaimRow, ProfileConflictRow, ProfileRow, Table};
 use crate::run::profile;
 
 #[derive(
@@ -66,12 +66,28 @@ pub struct Conflict {
 pub struct AssetPage {
     pub cells: Vec<Cell>,
     pub conflicts: Vec<Conflict>,
+    /// The cells that changed since the run's baseline, by (field, endpoint, population,
+    /// arm); values kept and re-cited to a newer record are left out.
+    pub changes: BTreeMap<CellKey, CellChangeRow>,
+    /// "since run R, DATE" when there are changes.
+    pub since: String,
+}
+
+/// A cell's place in its asset's profile: field, endpoint, population, arm.
+pub type CellKey = (String, Option<String>, Option<String>, Option<String>);
+
+/// The run a report's changes are counted from, and when it finished.
+pub struct Baseline {
+    pub run_id: String,
+    pub finished_at: String,
 }
 
 /// A run's report data: its manifest row and each asset's cells and conflicts.
 pub struct RunReport {
     pub run: RunRow,
     pub assets: BTreeMap<String, AssetPage>,
+    /// Where `changes` are counted from (none for a portfolio's first run).
+    pub baseline: Option<Baseline>,
 }
 
 /// The status in the analyst's words, and what to do about it.
@@ -253,6 +269,53 @@ pub async fn load(
                 ))
         });
     }
+    // what changed since the baseline, where the lake keeps it
+    let mut baseline = None;
+    if ctx.table_exist("cell_changes")? {
+        let df = ctx
+            .table("cell_changes")
+            .await?
+            .filter(col("run_id").eq(lit(run.run_id.clone())))?;
+        let df = match asset {
+            Some(a) => df.filter(col("asset_id").eq(lit(a.to_string())))?,
+            None => df,
+        };
+        for c in CellChangeRow::from_batches(&df.collect().await?)? {
+            if baseline.is_none() {
+                let when = ctx
+                    .table("runs")
+                    .await?
+                    .filter(col("run_id").eq(lit(c.baseline_run_id.clone())))?
+                    .collect()
+                    .await?;
+                let finished_at = when
+                    .first()
+                    .filter(|b| b.num_rows() > 0)
+                    .and_then(|b| {
+                        crate::run::precedence::column(b, "finished_at")
+                            .ok()
+                            .and_then(|a| crate::run::precedence::get(a, 0))
+                    })
+                    .unwrap_or_default();
+                baseline = Some(Baseline {
+                    finished_at,
+                    run_id: c.baseline_run_id.clone(),
+                });
+            }
+            if c.change == "recited" || c.change.starts_with("conflict_") {
+                continue;
+            }
+            if let Some(page) = assets.get_mut(&c.asset_id) {
+                let key = (
+                    c.field.clone(),
+                    c.endpoint.clone(),
+                    c.population.clone(),
+                    c.arm.clone(),
+                );
+                page.changes.insert(key, c);
+            }
+        }
+    }
     if let Some(a) = asset
         && !assets.contains_key(a)
     {
@@ -262,7 +325,15 @@ pub async fn load(
         }
         .into());
     }
-    Ok(RunReport { run, assets })
+    let words = since(&baseline);
+    for page in assets.values_mut() {
+        page.since = words.clone();
+    }
+    Ok(RunReport {
+        run,
+        assets,
+        baseline,
+    })
 }
 
 fn key_of(endpoint: &Option<String>, population: &Option<String>, arm: &Option<String>) -> String {
@@ -284,6 +355,59 @@ fn value_of(value: &Option<String>, unit: &Option<String>) -> String {
         (Some(v), None) => v.clone(),
         _ => String::new(),
     }
+}
+
+/// What a changed cell was, in words: `47.2 % → 48.0 %`, `not yet published → 68.1 %`.
+pub fn change_words(c: &CellChangeRow) -> String {
+    let side = |v: &Option<String>, u: &Option<String>, st: &Option<String>| match v {
+        Some(_)
+            if st
+                .as_deref()
+                .is_none_or(|s| s == "value" || s == "conflicting") =>
+        {
+            value_of(v, u)
+        }
+        _ => st
+            .as_deref()
+            .map(|s| status_words(s).0.to_lowercase())
+            .unwrap_or_else(|| "absent".into()),
+    };
+    match c.change.as_str() {
+        "added" => format!("new: {}", side(&c.new_value, &c.new_unit, &c.new_status)),
+        "removed" => format!(
+            "gone: was {}",
+            side(&c.old_value, &c.old_unit, &c.old_status)
+        ),
+        _ => format!(
+            "{} → {}",
+            side(&c.old_value, &c.old_unit, &c.old_status),
+            side(&c.new_value, &c.new_unit, &c.new_status)
+        ),
+    }
+}
+
+/// "since run R, DATE" for a report's baseline.
+fn since(b: &Option<Baseline>) -> String {
+    match b {
+        Some(b) => format!(
+            "since run {}{}",
+            b.run_id,
+            b.finished_at
+                .get(..10)
+                .map(|d| format!(", {d}"))
+                .unwrap_or_default()
+        ),
+        None => String::new(),
+    }
+}
+
+fn page_key(c: &Cell) -> CellKey {
+    (
+        c.field.clone(),
+        c.endpoint.clone(),
+        c.population.clone(),
+        c.arm.clone(),
+    )
 }
 
 fn counts(page: &AssetPage) -> BTreeMap<&'static str, usize> {
@@ -312,7 +436,7 @@ font-size:.8rem;font-weight:600;white-space:nowrap;margin:0 .2rem .2rem 0}
 .status-skipped{background:#f2f2f2;color:#666}.status-fetch_failed{background:#ffd7d7;color:#9b1111}
 .label{background:#fff4bf;color:#6b5200;border:1px solid #e3c75a}blockquote{margin:0 0 .3rem;padding:.1rem .5rem;
 border-left:3px solid #b8c2cc;color:#39434d;white-space:pre-wrap;overflow-wrap:anywhere}
-.value{font-weight:600;overflow-wrap:anywhere}.detail{color:#5c6770}.sides{display:grid;grid-template-columns:1fr 1fr;gap:1rem}
+.value{font-weight:600;overflow-wrap:anywhere}.change{color:#8a3c00;font-size:.85rem;font-weight:600}.detail{color:#5c6770}.sides{display:grid;grid-template-columns:1fr 1fr;gap:1rem}
 .side{border:1px solid #d8dee4;border-radius:.4rem;padding:.5rem .7rem}.winner{border-color:#58a06b}
 footer{margin-top:2rem;color:#5c6770;font-size:.85rem;border-top:1px solid #d8dee4;padding-top:.6rem}
 ";
@@ -404,6 +528,9 @@ pub fn asset_html(run: &RunRow, asset: &str, page: &AssetPage) -> String {
                                         td {
                                             @if c.value.is_some() { span class="value" { (value_of(&c.value, &c.unit)) } }
                                             @if let Some(d) = &c.detail { div class="detail" { (d) } }
+                                            @if let Some(x) = page.changes.get(&page_key(c)) {
+                                                div class="change" data-change=(x.change) { (change_words(x)) " " (page.since) }
+                                            }
                                         }
                                         td {
                                             @if let Some(q) = &c.quote { blockquote class="quote" { (q) } }
@@ -463,6 +590,26 @@ pub fn index_html(report: &RunReport) -> String {
             (head(&format!("run {}: dossier profiles", report.run.run_id)))
             body {
                 h1 { "Run " (report.run.run_id) }
+                @if report.assets.values().any(|p| !p.changes.is_empty()) {
+                    section id="changes" {
+                        h2 { "Changed " (since(&report.baseline)) }
+                        table class="changes" {
+                            thead { tr { th { "Asset" } th { "Field" } th { "Endpoint · population · arm" } th { "Change" } } }
+                            tbody {
+                                @for (asset, page) in &report.assets {
+                                    @for ((field, e, p, a), x) in &page.changes {
+                                        tr data-change=(x.change) {
+                                            td { a href={ (asset) ".html" } { (asset) } }
+                                            td { (field) }
+                                            td { (key_of(e, p, a)) }
+                                            td { (change_words(x)) }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
                 table class="assets" {
                     thead { tr { th { "Asset" } th { "Cells by status" } th { "Conflicts" } } }
                     tbody {
@@ -546,6 +693,13 @@ pub fn asset_md(run: &RunRow, asset: &str, page: &AssetPage) -> String {
             }
             value.push_str(&md_escape(d));
         }
+        if let Some(x) = page.changes.get(&page_key(c)) {
+            value.push_str(&format!(
+                " · **changed: {} {}**",
+                md_escape(&change_words(x)),
+                md_escape(&page.since)
+            ));
+        }
         let mut evidence = String::new();
         if let Some(q) = &c.quote {
             evidence.push_str(&format!("“{}” ", md_escape(q)));
@@ -624,10 +778,26 @@ pub fn asset_md(run: &RunRow, asset: &str, page: &AssetPage) -> String {
 
 /// The run's index as Markdown.
 pub fn index_md(report: &RunReport) -> String {
-    let mut out = format!(
-        "# Run `{}`\n\n| Asset | Cells by status | Conflicts |\n|---|---|---|\n",
-        report.run.run_id
-    );
+    let mut out = format!("# Run `{}`\n\n", report.run.run_id);
+    if report.assets.values().any(|p| !p.changes.is_empty()) {
+        out.push_str(&format!(
+            "## Changed {}\n\n| Asset | Field | Endpoint · population · arm | Change |\n|---|---|---|---|\n",
+            since(&report.baseline)
+        ));
+        for (asset, page) in &report.assets {
+            for ((field, e, p, a), x) in &page.changes {
+                out.push_str(&format!(
+                    "| {} | {} | {} | {} |\n",
+                    md_escape(asset),
+                    md_escape(field),
+                    md_escape(&key_of(e, p, a)),
+                    md_escape(&change_words(x))
+                ));
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str("| Asset | Cells by status | Conflicts |\n|---|---|---|\n");
     for (asset, page) in &report.assets {
         let counts: Vec<String> = status_counts(page)
             .iter()
@@ -717,6 +887,20 @@ mod tests {
                 ..Cell::default()
             }],
             conflicts: vec![],
+            // a changed cell whose old value is hostile too
+            changes: [(
+                ("identity.sponsor".to_string(), None, None, None),
+                CellChangeRow {
+                    change: "value_changed".into(),
+                    old_value: Some(evil.into()),
+                    old_status: Some("value".into()),
+                    new_value: Some("Acme".into()),
+                    new_status: Some("value".into()),
+                    ..CellChangeRow::default()
+                },
+            )]
+            .into(),
+            since: "since run r0, 2026-11-30".into(),
         }
     }
 
@@ -730,6 +914,8 @@ mod tests {
         assert!(page.contains("Content-Security-Policy"));
         assert!(page.contains(">Inference<"));
         assert!(page.contains(">Value<"));
+        // the change line is escaped too, and says since when
+        assert!(page.contains("→ Acme since run r0, 2026-11-30"), "{page}");
     }
 
     #[test]
@@ -745,6 +931,7 @@ mod tests {
         assert!(row.contains("\\*\\*bold\\*\\*"));
         assert!(!row.contains("](javascript"));
         assert!(row.contains("_Inference_"));
+        assert!(row.contains("**changed: "), "{row}");
     }
 
     #[test]

@@ -37,6 +37,8 @@ use crate::snapshot;
 
 /// The analyst views, created over the lake's tables when their inputs exist.
 pub const VIEWS: &str = include_str!("../../sql/views/analyst.sql");
+/// The `changes` view, where the lake has `cell_changes`.
+pub const CHANGE_VIEWS: &str = include_str!("../../sql/views/changes.sql");
 const VIEW_INPUTS: [&str; 3] = ["profile_cells", "conflicts", "catalog"];
 
 #[derive(
@@ -93,6 +95,11 @@ pub async fn context(
     register_runs(&ctx, lake, run).await?;
     if VIEW_INPUTS.iter().all(|t| tables.contains(*t)) {
         for stmt in DFParser::parse_sql(VIEWS)? {
+            execute(&ctx, stmt, Guard::Trusted).await?;
+        }
+    }
+    if tables.contains("cell_changes") {
+        for stmt in DFParser::parse_sql(CHANGE_VIEWS)? {
             execute(&ctx, stmt, Guard::Trusted).await?;
         }
     }
