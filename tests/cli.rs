@@ -1283,6 +1283,21 @@ fn diffs_and_cell_changes_say_what_changed_overnight() {
         "{index}"
     );
     assert!(index.contains("not yet published → "), "{index}");
+    // the nightly digest job writes both diffs into one Markdown file
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_dossier")).parent().unwrap().to_owned();
+    let digest = work.path().join("digest.md");
+    let out = Command::new("bash")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("jobs/nightly-digest.sh"))
+        .env("PATH", format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap()))
+        .env("DOSSIER_LAKE", &lake)
+        .env("OUT", &digest)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&digest).unwrap();
+    assert!(text.contains("# Changes from run night1 to run night2"), "{text}");
+    assert!(text.contains("# Changes from snapshot "), "{text}");
+    assert!(text.contains("record_replaced"), "{text}");
     // a run against itself: no change, exit 0
     let same = diff(&["--from", "night2", "--to", "night2", "--format", "json"]);
     assert_eq!(same.status.code(), Some(0));
