@@ -1183,6 +1183,15 @@ fn diffs_and_cell_changes_say_what_changed_overnight() {
     q["resultsSection"] = results;
     q["hasResults"] = true.into();
     std::fs::write(&qpath, serde_json::to_vec(&q).unwrap()).unwrap();
+    // and Drugs@FDA names zelnorib's applicant anew: one competing sponsor goes, another comes
+    let fda = import.join("drugsfda/zelnorib_NDA299001.json");
+    let text = std::fs::read_to_string(&fda).unwrap();
+    assert!(text.contains("HALCYON THERAPEUTICS"));
+    std::fs::write(
+        &fda,
+        text.replace("HALCYON THERAPEUTICS", "HALCYON BIOPHARMA"),
+    )
+    .unwrap();
     night("night2");
 
     let diff = |args: &[&str]| {
@@ -1225,6 +1234,19 @@ fn diffs_and_cell_changes_say_what_changed_overnight() {
         posted
             .iter()
             .any(|r| r["old_status"] == "not_yet_published" && r["new_status"] == "value"),
+        "{rows:?}"
+    );
+    let conflict = |change: &str, other: &str| {
+        rows.iter().any(|r| {
+            r["asset_id"] == "zelnorib"
+                && r["field"] == "identity.sponsor"
+                && r["change"] == change
+                && r["old_value"] == other
+        })
+    };
+    assert!(conflict("conflict_opened", "HALCYON BIOPHARMA"), "{rows:?}");
+    assert!(
+        conflict("conflict_resolved", "HALCYON THERAPEUTICS"),
         "{rows:?}"
     );
     // velantide's records did not change: nothing of it is listed
@@ -1284,18 +1306,31 @@ fn diffs_and_cell_changes_say_what_changed_overnight() {
     );
     assert!(index.contains("not yet published → "), "{index}");
     // the nightly digest job writes both diffs into one Markdown file
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_dossier")).parent().unwrap().to_owned();
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_dossier"))
+        .parent()
+        .unwrap()
+        .to_owned();
     let digest = work.path().join("digest.md");
     let out = Command::new("bash")
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("jobs/nightly-digest.sh"))
-        .env("PATH", format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap()))
+        .env(
+            "PATH",
+            format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap()),
+        )
         .env("DOSSIER_LAKE", &lake)
         .env("OUT", &digest)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = std::fs::read_to_string(&digest).unwrap();
-    assert!(text.contains("# Changes from run night1 to run night2"), "{text}");
+    assert!(
+        text.contains("# Changes from run night1 to run night2"),
+        "{text}"
+    );
     assert!(text.contains("# Changes from snapshot "), "{text}");
     assert!(text.contains("record_replaced"), "{text}");
     // a run against itself: no change, exit 0

@@ -43,23 +43,24 @@ pub async fn between(
     debug_assert!(super::valid_run_id(baseline) && super::valid_run_id(run));
     let ctx = SessionContext::new();
     ctx.register_object_store(lake.store_url(), lake.store());
-    for (table, schema) in [
-        ("profile_cells", CellRow::schema()),
-        ("conflicts", ConflictRow::schema()),
-    ] {
-        let url = lake.table_url(&format!("tables/{table}"));
-        ctx.register_parquet(table, &url, ParquetReadOptions::default().schema(&schema))
-            .await?;
-    }
+    // each side reads only its own run's partitions
     let only = asset_filter(assets);
-    for (view, table, id) in [
-        ("old_cells", "profile_cells", baseline),
-        ("new_cells", "profile_cells", run),
-        ("old_conflicts", "conflicts", baseline),
-        ("new_conflicts", "conflicts", run),
+    for (view, table, schema, id) in [
+        ("old_cells", "profile_cells", CellRow::schema(), baseline),
+        ("new_cells", "profile_cells", CellRow::schema(), run),
+        (
+            "old_conflicts",
+            "conflicts",
+            ConflictRow::schema(),
+            baseline,
+        ),
+        ("new_conflicts", "conflicts", ConflictRow::schema(), run),
     ] {
-        let sql =
-            format!("CREATE VIEW {view} AS SELECT * FROM {table} WHERE run_id = '{id}'{only}");
+        let url = lake.table_url(&format!("tables/{table}/run_id={id}"));
+        let raw = format!("{view}_parts");
+        ctx.register_parquet(&raw, &url, ParquetReadOptions::default().schema(&schema))
+            .await?;
+        let sql = format!("CREATE VIEW {view} AS SELECT * FROM {raw} WHERE run_id = '{id}'{only}");
         ctx.sql(&sql).await?.collect().await?;
     }
     for stmt in statements() {
