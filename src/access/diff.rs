@@ -12,7 +12,7 @@ use crate::domain::{FamilyStatus, Hash256};
 use crate::lake::Lake;
 use crate::lake::manifest::SnapshotManifest;
 use crate::lake::tables::{CellChangeRow, Table};
-use crate::run::history::{self, RunRow};
+use crate::run::history::RunRow;
 
 use super::AccessError;
 
@@ -88,11 +88,10 @@ fn run_at<'a>(runs: &'a [RunRow], back: usize, what: &str) -> Result<&'a RunRow,
 /// Reads a side: `latest` and `previous` (runs, by finish time), a run id,
 /// `snapshot:latest`, `snapshot:previous` (the newest snapshot a finished run pinned
 /// other than the latest), or a snapshot id.
-pub async fn resolve(lake: &Lake, r: &str) -> Result<Side, Error> {
-    let runs = history::runs(lake).await?;
+pub async fn resolve(lake: &Lake, runs: &[RunRow], r: &str) -> Result<Side, Error> {
     Ok(match r {
-        "latest" => Side::Run(run_at(&runs, 0, r)?.run_id.clone()),
-        "previous" => Side::Run(run_at(&runs, 1, r)?.run_id.clone()),
+        "latest" => Side::Run(run_at(runs, 0, r)?.run_id.clone()),
+        "previous" => Side::Run(run_at(runs, 1, r)?.run_id.clone()),
         "snapshot:latest" => Side::Snapshot(crate::snapshot::load(lake, "latest").await?.0),
         "snapshot:previous" => {
             let (latest, _) = crate::snapshot::load(lake, "latest").await?;
@@ -115,8 +114,15 @@ pub async fn resolve(lake: &Lake, r: &str) -> Result<Side, Error> {
         id => match Hash256::try_from(id.to_string()) {
             Ok(h) => Side::Snapshot(crate::snapshot::load(lake, h.as_str()).await?.0),
             Err(_) => {
-                super::sql::pick_run(&runs, Some(id))?;
-                unreachable!("pick_run refuses an unknown run id")
+                return Err(AccessError::NoSuchRun {
+                    id: id.to_string(),
+                    known: runs
+                        .iter()
+                        .map(|x| x.run_id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                }
+                .into());
             }
         },
     })

@@ -219,9 +219,10 @@ async fn diff(
 ) -> anyhow::Result<ExitCode> {
     use dossier::access::diff;
     let lake = Lake::open_existing(lake)?;
+    let runs = dossier::run::history::runs(&lake).await?;
     let (a, b) = (
-        diff::resolve(&lake, from).await?,
-        diff::resolve(&lake, to).await?,
+        diff::resolve(&lake, &runs, from).await?,
+        diff::resolve(&lake, &runs, to).await?,
     );
     let changes = diff::diff(&lake, &a, &b, asset.map(|a| a.as_str())).await?;
     let text = changes.render(format)?;

@@ -23,13 +23,19 @@ fn statements() -> impl Iterator<Item = &'static str> {
     })
 }
 
-/// `asset_id IN ('a', 'b')`, or nothing for every asset (asset ids are `[a-z0-9_-]`).
-fn asset_filter(assets: &[String]) -> String {
+/// `asset_id IN ('a', 'b')`, or nothing for every asset. The ids are checked to be
+/// asset ids (`[a-z0-9_-]`), as they are written into the SQL.
+fn asset_filter(assets: &[String]) -> Result<String, Error> {
     if assets.is_empty() {
-        return String::new();
+        return Ok(String::new());
     }
-    let list: Vec<String> = assets.iter().map(|a| format!("'{a}'")).collect();
-    format!(" AND asset_id IN ({})", list.join(", "))
+    let mut list = Vec::with_capacity(assets.len());
+    for a in assets {
+        let id = crate::domain::AssetId::try_from(a.clone())
+            .map_err(|_| super::RunError::UnknownAsset(a.clone()))?;
+        list.push(format!("'{}'", id.as_str()));
+    }
+    Ok(format!(" AND asset_id IN ({})", list.join(", ")))
 }
 
 /// Every changed cell from `baseline` to `run` (both valid run ids), for `assets` (all
@@ -40,11 +46,16 @@ pub async fn between(
     run: &str,
     assets: &[String],
 ) -> Result<Vec<CellChangeRow>, Error> {
-    debug_assert!(super::valid_run_id(baseline) && super::valid_run_id(run));
+    // the ids are written into the SQL: only run ids pass
+    for id in [baseline, run] {
+        if !super::valid_run_id(id) {
+            return Err(super::RunError::BadRunId(id.to_string()).into());
+        }
+    }
     let ctx = SessionContext::new();
     ctx.register_object_store(lake.store_url(), lake.store());
     // each side reads only its own run's partitions
-    let only = asset_filter(assets);
+    let only = asset_filter(assets)?;
     for (view, table, schema, id) in [
         ("old_cells", "profile_cells", CellRow::schema(), baseline),
         ("new_cells", "profile_cells", CellRow::schema(), run),
@@ -109,6 +120,21 @@ pub async fn baseline(
 
 #[cfg(test)]
 mod tests {
+    use crate::lake::Lake;
+
+    /// Ids are written into the SQL, so anything but a run id or an asset id is refused
+    /// before a statement is built.
+    #[tokio::test]
+    async fn only_run_and_asset_ids_reach_the_sql() {
+        let lake = Lake::open("memory://").unwrap();
+        let e = super::between(&lake, "r1' OR '1'='1", "r2", &[]).await.unwrap_err();
+        assert!(e.to_string().contains("run id"), "{e}");
+        let e = super::between(&lake, "r1", "r2", &["a') OR ('1".into()])
+            .await
+            .unwrap_err();
+        assert!(e.to_string().contains("not in the snapshot"), "{e}");
+    }
+
     #[test]
     fn the_sql_file_splits_into_its_statements() {
         let stmts: Vec<&str> = super::statements().collect();
