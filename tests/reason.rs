@@ -303,6 +303,22 @@ fn real_corpus_values_land_in_their_own_arm_endpoint_and_version() {
         "NIVOLUMAB",
     );
     assert_eq!(s(sae[0], "value"), "61");
+    // remdesivir's two neonatal cohorts had nobody at risk: no "0 of 0" safety cells, while
+    // the study's other cohorts keep theirs
+    let at_risk: Vec<&Value> = cells
+        .iter()
+        .filter(|c| {
+            s(c, "asset_id") == "remdesivir" && s(c, "field") == "safety.serious_ae_at_risk"
+        })
+        .collect();
+    assert!(!at_risk.is_empty());
+    assert!(at_risk.iter().all(|c| s(c, "value") != "0"), "{at_risk:?}");
+    assert!(
+        cells.iter().all(|c| !(s(c, "asset_id") == "remdesivir"
+            && s(c, "field").starts_with("safety.serious_ae")
+            && s(c, "arm").contains("Cohort 6"))),
+        "a cohort with nobody at risk still has safety cells"
+    );
     // Trials: CheckMate 017 is flagged pivotal (an inference over phase and allocation);
     // GET73's record has no results section: "not posted", an inference, not a fact.
     let trial = |asset: &str, field: &str| -> (String, String) {

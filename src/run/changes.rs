@@ -127,7 +127,9 @@ mod tests {
     #[tokio::test]
     async fn only_run_and_asset_ids_reach_the_sql() {
         let lake = Lake::open("memory://").unwrap();
-        let e = super::between(&lake, "r1' OR '1'='1", "r2", &[]).await.unwrap_err();
+        let e = super::between(&lake, "r1' OR '1'='1", "r2", &[])
+            .await
+            .unwrap_err();
         assert!(e.to_string().contains("run id"), "{e}");
         let e = super::between(&lake, "r1", "r2", &["a') OR ('1".into()])
             .await

@@ -524,6 +524,11 @@ pub fn safety(input: &Input<'_>, e: &mut Emit<'_>) {
             let (Some(a), Some(n)) = (&g.affected, &g.at_risk) else {
                 continue;
             };
+            // a group nobody was at risk in (a cohort that never enrolled) has no serious
+            // adverse event count to show: "0 of 0" is not a safety finding
+            if n.text.trim().parse::<f64>().is_ok_and(|y| y == 0.0) {
+                continue;
+            }
             let ia = stated(e, "safety.serious_ae_affected", &k, "participants", row, a);
             let ir = stated(e, "safety.serious_ae_at_risk", &k, "participants", row, n);
             if let (Ok(x), Ok(y)) = (a.text.parse::<f64>(), n.text.parse::<f64>())
