@@ -303,6 +303,24 @@ fn real_corpus_values_land_in_their_own_arm_endpoint_and_version() {
         "NIVOLUMAB",
     );
     assert_eq!(s(sae[0], "value"), "61");
+    // a combined phase 2/3 study: each listed phase says what it is part of, and no
+    // population reads as another phase ("listed phase 1" beside PHASE2)
+    let phases: Vec<(String, String)> = cells
+        .iter()
+        .filter(|c| {
+            s(c, "asset_id") == "remdesivir"
+                && s(c, "field") == "trials.phase"
+                && s(c, "endpoint") == "NCT04431453"
+        })
+        .map(|c| (s(c, "population").to_string(), s(c, "value").to_string()))
+        .collect();
+    assert_eq!(
+        phases,
+        vec![
+            ("PHASE2 of PHASE2/PHASE3".to_string(), "PHASE2".to_string()),
+            ("PHASE3 of PHASE2/PHASE3".to_string(), "PHASE3".to_string())
+        ]
+    );
     // remdesivir's two neonatal cohorts had nobody at risk: no "0 of 0" safety cells, while
     // the study's other cohorts keep theirs
     let at_risk: Vec<&Value> = cells

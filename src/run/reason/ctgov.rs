@@ -356,14 +356,21 @@ pub fn trials(input: &Input<'_>, e: &mut Emit<'_>) {
     for (row, s) in input.studies() {
         let key = Key::endpoint(&s.nct);
         let multi = s.phases.len() > 1;
+        // a combined study (PHASE2 and PHASE3) keeps one cell per listed phase, each saying
+        // which combination it belongs to, never an ordinal that reads as a phase number
+        let all = s
+            .phases
+            .iter()
+            .map(|p| p.text.as_str())
+            .collect::<Vec<_>>()
+            .join("/");
         let phase_ids: Vec<String> = s
             .phases
             .iter()
-            .enumerate()
-            .map(|(i, p)| {
+            .map(|p| {
                 let k = Key {
                     population: if multi {
-                        format!("listed phase {}", i + 1)
+                        format!("{} of {all}", p.text)
                     } else {
                         String::new()
                     },
