@@ -471,6 +471,13 @@ pub fn empty_cells(
         .collect()
 }
 
+/// Whether a field comes from a study's posted results (efficacy, serious adverse
+/// events), so a study that has not posted them leaves it `not_yet_published`. Design and
+/// identity fields (phase, allocation, sponsor) are in the registration itself.
+fn needs_results(field: &str) -> bool {
+    field.starts_with("efficacy.") || field.starts_with("safety.serious_ae")
+}
+
 fn empty_status(spec: &FieldSpec, cx: &Context<'_>) -> (Status, String) {
     if let Some(why) = cx.skipped.get(spec.name) {
         return (Status::Skipped, why.clone());
@@ -479,13 +486,18 @@ fn empty_status(spec: &FieldSpec, cx: &Context<'_>) -> (Status, String) {
         .families
         .iter()
         .map(|f| {
-            (
-                *f,
-                cx.families
-                    .get(f)
-                    .copied()
-                    .unwrap_or(FamilyStatus::SourceEmpty),
-            )
+            let s = cx
+                .families
+                .get(f)
+                .copied()
+                .unwrap_or(FamilyStatus::SourceEmpty);
+            // records without results were read whole for fields that do not need them
+            match s {
+                FamilyStatus::NotYetPublished if !needs_results(spec.name) => {
+                    (*f, FamilyStatus::Ok)
+                }
+                s => (*f, s),
+            }
         })
         .collect();
     if let Some((f, _)) = st.iter().find(|(_, s)| *s == FamilyStatus::FetchFailed) {
@@ -576,6 +588,10 @@ mod tests {
         );
         let st = |f: &str| cells.iter().find(|c| c.0 == f).unwrap().1;
         assert_eq!(st("efficacy.value"), Status::NotYetPublished);
+        assert_eq!(st("safety.serious_ae_affected"), Status::NotYetPublished);
+        // design fields are in the registration: a study without results was read for them
+        assert_eq!(st("trials.allocation"), Status::SourceEmpty);
+        assert_eq!(st("trials.pivotal"), Status::SourceEmpty);
         assert_eq!(st("financials.cash"), Status::Skipped);
         assert_eq!(st("regulatory.boxed_warning"), Status::FetchFailed);
         assert_eq!(st("market.incidence"), Status::SourceEmpty);
