@@ -4,22 +4,12 @@
 -- Output:  view cell_changes_out: asset_id, section, field, endpoint, population, arm,
 --          change, old_/new_ status, value, unit, quote, source_id, cutoff; family, detail.
 -- Intent:  a cell is its key (asset, section, field, endpoint, population, arm; NULL key
---          parts compare as ''). Exactly one change per changed cell, the first that holds:
+--          parts compare equal). Exactly one change per changed cell, the first that holds:
 --          added, removed, fetch_failed (the run could not fetch what the cell came from:
 --          a failed night reads as fetch failures, not as values that vanished),
 --          status_changed (e.g. not_yet_published -> value when a trial posts results),
 --          value_changed (value or unit), recited (same value, another record version).
 --          Conflicts opened or resolved are rows of their own, one per competing value.
-CREATE VIEW old_keyed AS
-SELECT *, COALESCE(endpoint, '') AS k_endpoint, COALESCE(population, '') AS k_population,
-       COALESCE(arm, '') AS k_arm
-FROM old_cells;
-
-CREATE VIEW new_keyed AS
-SELECT *, COALESCE(endpoint, '') AS k_endpoint, COALESCE(population, '') AS k_population,
-       COALESCE(arm, '') AS k_arm
-FROM new_cells;
-
 CREATE VIEW raw_pairs AS
 SELECT COALESCE(n.asset_id, o.asset_id) AS asset_id,
        COALESCE(n.section, o.section) AS section,
@@ -44,10 +34,12 @@ SELECT COALESCE(n.asset_id, o.asset_id) AS asset_id,
        o.cutoff_date AS old_cutoff, n.cutoff_date AS new_cutoff,
        COALESCE(n.family, o.family) AS family,
        COALESCE(n.detail, o.detail) AS detail
-FROM old_keyed o
-FULL OUTER JOIN new_keyed n
+FROM old_cells o
+FULL OUTER JOIN new_cells n
   ON o.asset_id = n.asset_id AND o.section = n.section AND o.field = n.field
- AND o.k_endpoint = n.k_endpoint AND o.k_population = n.k_population AND o.k_arm = n.k_arm;
+ AND (o.endpoint IS NOT DISTINCT FROM n.endpoint)
+ AND (o.population IS NOT DISTINCT FROM n.population)
+ AND (o.arm IS NOT DISTINCT FROM n.arm);
 
 -- A field with nothing to show is one field-level row (no endpoint, population or arm)
 -- with its status; with values it is one row per endpoint, population and arm. So a
@@ -105,46 +97,45 @@ LEFT JOIN keyed_removed kr
  AND kr.asset_id = r.asset_id AND kr.section = r.section AND kr.field = r.field
 WHERE ka.field IS NULL AND kr.field IS NULL;
 
-CREATE VIEW old_conflicts_keyed AS
-SELECT asset_id, field, endpoint, population, arm, winner_value, other_value, other_unit,
-       other_source_id, other_family, resolution,
-       COALESCE(endpoint, '') || '|' || COALESCE(population, '') || '|' || COALESCE(arm, '')
-         || '|' || COALESCE(other_source_id, '') || '|' || COALESCE(other_value, '') AS k
-FROM old_conflicts;
-
-CREATE VIEW new_conflicts_keyed AS
-SELECT asset_id, field, endpoint, population, arm, winner_value, other_value, other_unit,
-       other_source_id, other_family, resolution,
-       COALESCE(endpoint, '') || '|' || COALESCE(population, '') || '|' || COALESCE(arm, '')
-         || '|' || COALESCE(other_source_id, '') || '|' || COALESCE(other_value, '') AS k
-FROM new_conflicts;
+-- A competing value is the same in both runs when its cell and its own source and
+-- value are (NULLs equal).
+CREATE VIEW conflict_pairs AS
+SELECT o.asset_id AS old_asset, n.asset_id AS new_asset,
+       COALESCE(n.asset_id, o.asset_id) AS asset_id, COALESCE(n.field, o.field) AS field,
+       COALESCE(n.endpoint, o.endpoint) AS endpoint,
+       COALESCE(n.population, o.population) AS population, COALESCE(n.arm, o.arm) AS arm,
+       COALESCE(n.winner_value, o.winner_value) AS winner_value,
+       COALESCE(n.other_value, o.other_value) AS other_value,
+       COALESCE(n.other_unit, o.other_unit) AS other_unit,
+       COALESCE(n.other_source_id, o.other_source_id) AS other_source_id,
+       COALESCE(n.other_family, o.other_family) AS other_family,
+       COALESCE(n.resolution, o.resolution) AS resolution
+FROM old_conflicts o
+FULL OUTER JOIN new_conflicts n
+  ON o.asset_id = n.asset_id AND o.field = n.field
+ AND (o.endpoint IS NOT DISTINCT FROM n.endpoint)
+ AND (o.population IS NOT DISTINCT FROM n.population)
+ AND (o.arm IS NOT DISTINCT FROM n.arm)
+ AND (o.other_source_id IS NOT DISTINCT FROM n.other_source_id)
+ AND (o.other_value IS NOT DISTINCT FROM n.other_value);
 
 CREATE VIEW conflict_changes AS
-SELECT n.asset_id, CAST(NULL AS VARCHAR) AS section, n.field, n.endpoint, n.population,
-       n.arm, 'conflict_opened' AS change,
+SELECT asset_id, CAST(NULL AS VARCHAR) AS section, field, endpoint, population, arm,
+       CASE WHEN old_asset IS NULL THEN 'conflict_opened' ELSE 'conflict_resolved' END
+         AS change,
        CAST(NULL AS VARCHAR) AS old_status, CAST(NULL AS VARCHAR) AS new_status,
-       n.other_value AS old_value, n.winner_value AS new_value,
-       n.other_unit AS old_unit, CAST(NULL AS VARCHAR) AS new_unit,
+       other_value AS old_value, winner_value AS new_value,
+       other_unit AS old_unit, CAST(NULL AS VARCHAR) AS new_unit,
        CAST(NULL AS VARCHAR) AS old_quote, CAST(NULL AS VARCHAR) AS new_quote,
-       n.other_source_id AS old_source_id, CAST(NULL AS VARCHAR) AS new_source_id,
+       other_source_id AS old_source_id, CAST(NULL AS VARCHAR) AS new_source_id,
        CAST(NULL AS VARCHAR) AS old_cutoff, CAST(NULL AS VARCHAR) AS new_cutoff,
-       n.other_family AS family,
-       'competing value ' || COALESCE(n.other_value, '') || ' (' || n.resolution || ')' AS detail
-FROM new_conflicts_keyed n
-LEFT JOIN old_conflicts_keyed o ON o.asset_id = n.asset_id AND o.field = n.field AND o.k = n.k
-WHERE o.asset_id IS NULL
-UNION ALL
-SELECT o.asset_id, CAST(NULL AS VARCHAR), o.field, o.endpoint, o.population, o.arm,
-       'conflict_resolved',
-       CAST(NULL AS VARCHAR), CAST(NULL AS VARCHAR),
-       o.other_value, o.winner_value, o.other_unit, CAST(NULL AS VARCHAR),
-       CAST(NULL AS VARCHAR), CAST(NULL AS VARCHAR),
-       o.other_source_id, CAST(NULL AS VARCHAR), CAST(NULL AS VARCHAR), CAST(NULL AS VARCHAR),
-       o.other_family,
-       'no longer competing: ' || COALESCE(o.other_value, '')
-FROM old_conflicts_keyed o
-LEFT JOIN new_conflicts_keyed n ON o.asset_id = n.asset_id AND o.field = n.field AND o.k = n.k
-WHERE n.asset_id IS NULL;
+       other_family AS family,
+       CASE WHEN old_asset IS NULL
+            THEN 'competing value ' || COALESCE(other_value, '') || ' (' || resolution || ')'
+            ELSE 'no longer competing: ' || COALESCE(other_value, '')
+       END AS detail
+FROM conflict_pairs
+WHERE old_asset IS NULL OR new_asset IS NULL;
 
 CREATE VIEW cell_changes_out AS
 SELECT * FROM cell_pairs WHERE change IS NOT NULL

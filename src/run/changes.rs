@@ -140,7 +140,7 @@ mod tests {
     #[test]
     fn the_sql_file_splits_into_its_statements() {
         let stmts: Vec<&str> = super::statements().collect();
-        assert_eq!(stmts.len(), 13);
+        assert_eq!(stmts.len(), 10);
         assert!(stmts.iter().all(|s| s.contains("CREATE VIEW")));
         assert!(stmts.last().unwrap().contains("cell_changes_out"));
     }
