@@ -15,6 +15,7 @@ Usage: bench/audit_cells.py CELLS.jsonl REAL_SOURCES_DIR
 """
 
 import datetime
+import re
 import glob
 import json
 import os
@@ -36,6 +37,76 @@ def digits(s):
     return any(c.isdigit() for c in s)
 
 
+def spread_fields(dispersion):
+    """The fields a measurement's spread and limits belong in, by dispersion type."""
+    d = (dispersion or "").lower().replace("_", " ").replace("-", " ")
+    spread = ("efficacy.sd" if "standard deviation" in d else
+              "efficacy.se" if "standard error" in d else "efficacy.dispersion")
+    if "confidence interval" in d:
+        lim = ("efficacy.ci_lower", "efficacy.ci_upper")
+    elif "quartile" in d:
+        lim = ("efficacy.iqr_lower", "efficacy.iqr_upper")
+    elif "range" in d:
+        lim = ("efficacy.range_min", "efficacy.range_max")
+    else:
+        lim = ("efficacy.limit_lower", "efficacy.limit_upper")
+    return spread, lim[0], lim[1]
+
+
+ALIASES = {"placebo": ["placebo", "pbo"]}
+CONNECTOR = r"(?:\s*/\s*|\s+over\s+|\s+vs\.?\s+|\s+versus\s+|\s+compared (?:with|to)\s+|\s+relative to\s+|\s+minus\s+)"
+
+
+def distinctive(title, other):
+    """Words of a group title that the other group's title lacks (and their aliases)."""
+    ws = {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9]+", title)}
+    ow = {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9]+", other)}
+    out = set()
+    for w in ws - ow:
+        out.update(ALIASES.get(w, [w]))
+    return out
+
+
+def direction(texts, titles):
+    """The ordered pair of group titles a text states ("A over B", "A/B", "A vs. B"),
+    found by trying both orders; None when no text states exactly one order."""
+    if len(titles) != 2:
+        return None
+    a, b = titles
+    wa, wb = distinctive(a, b), distinctive(b, a)
+    for t in texts:
+        found = set()
+        for (x, y, wx, wy) in ((a, b, wa, wb), (b, a, wb, wa)):
+            for u in wx:
+                for v in wy:
+                    pat = (r"\b" + re.escape(u) + r"\b[^,;:=()/]{0,30}?" + CONNECTOR +
+                           r"[^,;:=()]{0,12}?\b" + re.escape(v) + r"\b")
+                    if re.search(pat, t, re.IGNORECASE):
+                        found.add((x, y))
+        if len(found) == 1:
+            return found.pop()
+    return None
+
+
+def analysis_key(ep, j, desc, titles, texts):
+    d = (desc or "").strip()
+    popn = f"analysis {j + 1}: {d}" if d and len(d) <= 80 else f"analysis {j + 1}"
+    dr = direction(texts, titles)
+    if dr:
+        arm = f"{dr[0]} vs {dr[1]}"
+    else:
+        arm = (" and ".join([", ".join(titles[:-1]), titles[-1]]) if len(titles) > 1 else "".join(titles))
+        arm += " (direction not stated)"
+    return (ep, popn, arm)
+
+
+def ci_words(pct, sides):
+    sd = (sides or "").lower().replace("_", " ").replace("-", " ")
+    sd = {"two sided": "two-sided", "2 sided": "two-sided", "one sided": "one-sided",
+          "1 sided": "one-sided", "": "sides not stated"}.get(sd, sides)
+    return f"{pct.strip()}% CI, {sd}" if (pct or "").strip() else f"CI (level not stated), {sd}"
+
+
 def expect_v2(study, out):
     ps = study["protocolSection"]
     nct = ps["identificationModule"]["nctId"]
@@ -51,7 +122,9 @@ def expect_v2(study, out):
             for c in d.get("counts", []):
                 out[("efficacy.analyzed", ep, "", titles.get(c["groupId"], c["groupId"]))].add(c["value"])
         seen = Counter()
+        sf = spread_fields(om.get("dispersionType", ""))
         for cl in om.get("classes", []):
+            cden = {c["groupId"]: c["value"] for d in cl.get("denoms", [])[:1] for c in d.get("counts", [])}
             for cat in cl.get("categories", []):
                 p = pop(cl.get("title", ""), cat.get("title", ""))
                 for m in cat.get("measurements", []):
@@ -63,19 +136,30 @@ def expect_v2(study, out):
                     n = seen[(p, m["groupId"])]
                     pp = f"{p} #{n}" if n > 1 else p
                     out[("efficacy.value", ep, pp, arm)].add(v)
-                    for f, k in (("efficacy.dispersion", "spread"), ("efficacy.ci_lower", "lowerLimit"),
-                                 ("efficacy.ci_upper", "upperLimit")):
+                    if digits(cden.get(m["groupId"], "")):
+                        out[("efficacy.analyzed", ep, pp, arm)].add(cden[m["groupId"]])
+                    for f, k in zip(sf, ("spread", "lowerLimit", "upperLimit")):
                         if digits(m.get(k, "")):
                             out[(f, ep, pp, arm)].add(m[k])
         for j, a in enumerate(om.get("analyses", [])):
-            arm = " vs ".join(titles.get(g, g) for g in a.get("groupIds", []))
-            key = (ep, f"analysis {j + 1}", arm)
-            if digits(a.get("pValue", "")):
-                out[("efficacy.p_value",) + key].add(a["pValue"])
-            if digits(a.get("paramValue", "")):
-                out[("efficacy.effect_estimate",) + key].add(a["paramValue"])
+            ts = [titles.get(g, g) for g in a.get("groupIds", [])]
+            key = analysis_key(ep, j, a.get("groupDescription"), ts,
+                               [a.get("estimateComment") or "", a.get("groupDescription") or ""])
+            for f, k in (("efficacy.p_value", "pValue"), ("efficacy.effect_estimate", "paramValue"),
+                         ("efficacy.estimate_ci_lower", "ciLowerLimit"), ("efficacy.estimate_ci_upper", "ciUpperLimit"),
+                         ("efficacy.estimate_dispersion", "dispersionValue")):
+                if digits(a.get(k, "")):
+                    out[(f,) + key].add(a[k])
+            for f, k in (("efficacy.statistical_method", "statisticalMethod"),
+                         ("efficacy.non_inferiority_type", "nonInferiorityType")):
+                if (a.get(k) or "").strip():
+                    out[(f,) + key].add(a[k])
+            d = (a.get("groupDescription") or "").strip()
+            if len(d) > 80:
+                out[("efficacy.analysis_description",) + key].add(a["groupDescription"])
     for g in rs.get("adverseEventsModule", {}).get("eventGroups", []):
-        if "seriousNumAffected" in g and "seriousNumAtRisk" in g:
+        # a group nobody was at risk in has no serious-event finding to show
+        if "seriousNumAffected" in g and "seriousNumAtRisk" in g and int(g["seriousNumAtRisk"]) > 0:
             out[("safety.serious_ae_affected", nct, "", g["title"])].add(str(g["seriousNumAffected"]))
             out[("safety.serious_ae_at_risk", nct, "", g["title"])].add(str(g["seriousNumAtRisk"]))
 
@@ -101,7 +185,9 @@ def expect_xml(root, out):
             for c in an.findall("count_list/count"):
                 out[("efficacy.analyzed", ep, "", titles.get(c.get("group_id")))].add(c.get("value"))
         seen = Counter()
+        sf = spread_fields(text(m, "dispersion"))
         for cl in m.findall("class_list/class"):
+            cden = {c.get("group_id"): c.get("value") for c in cl.findall("analyzed_list/analyzed[1]/count_list/count")}
             for cat in cl.findall("category_list/category"):
                 p = pop(text(cl, "title"), text(cat, "title"))
                 for me in cat.findall("measurement_list/measurement"):
@@ -113,17 +199,26 @@ def expect_xml(root, out):
                     n = seen[(p, me.get("group_id"))]
                     pp = f"{p} #{n}" if n > 1 else p
                     out[("efficacy.value", ep, pp, arm)].add(v)
-                    for f, k in (("efficacy.dispersion", "spread"), ("efficacy.ci_lower", "lower_limit"),
-                                 ("efficacy.ci_upper", "upper_limit")):
+                    if digits(cden.get(me.get("group_id")) or ""):
+                        out[("efficacy.analyzed", ep, pp, arm)].add(cden[me.get("group_id")])
+                    for f, k in zip(sf, ("spread", "lower_limit", "upper_limit")):
                         if digits(me.get(k) or ""):
                             out[(f, ep, pp, arm)].add(me.get(k))
-        for j, a in enumerate(m.findall("analysis_list/analysis")):
-            arm = " vs ".join(titles.get((g.text or "").strip(), g.text) for g in a.findall("group_id_list/group_id"))
-            key = (ep, f"analysis {j + 1}", arm)
-            if digits(text(a, "p_value")):
-                out[("efficacy.p_value",) + key].add(text(a, "p_value"))
-            if digits(text(a, "param_value")):
-                out[("efficacy.effect_estimate",) + key].add(text(a, "param_value"))
+        # the legacy schema keeps analyses under the outcome, beside the measure
+        for j, a in enumerate(o.findall("analysis_list/analysis")):
+            ts = [titles.get((g.text or "").strip(), g.text) for g in a.findall("group_id_list/group_id")]
+            key = analysis_key(ep, j, text(a, "groups_desc"), ts, [text(a, "estimate_desc"), text(a, "groups_desc")])
+            for f, k in (("efficacy.p_value", "p_value"), ("efficacy.effect_estimate", "param_value"),
+                         ("efficacy.estimate_ci_lower", "ci_lower_limit"), ("efficacy.estimate_ci_upper", "ci_upper_limit"),
+                         ("efficacy.estimate_dispersion", "dispersion_value")):
+                if digits(text(a, k)):
+                    out[(f,) + key].add(text(a, k))
+            for f, k in (("efficacy.statistical_method", "method"),
+                         ("efficacy.non_inferiority_type", "non_inferiority_type")):
+                if text(a, k):
+                    out[(f,) + key].add(text(a, k))
+            if len(text(a, "groups_desc")) > 80:
+                out[("efficacy.analysis_description",) + key].add(text(a, "groups_desc"))
     ev = res.find("reported_events")
     if ev is not None:
         titles = {g.get("group_id"): text(g, "title") for g in ev.findall("group_list/group")}
@@ -133,6 +228,8 @@ def expect_xml(root, out):
             e = cat.find("event_list/event")
             for c in e.findall("counts") if e is not None else []:
                 arm = titles.get(c.get("group_id"), "")
+                if int(c.get("subjects_at_risk") or 0) == 0:
+                    continue
                 out[("safety.serious_ae_affected", nct, "", arm)].add(c.get("subjects_affected"))
                 out[("safety.serious_ae_at_risk", nct, "", arm)].add(c.get("subjects_at_risk"))
 
@@ -192,7 +289,10 @@ def main():
         if "facts" in doc:
             expect_xbrl(doc, fin[f"CIK{int(doc['cik']):010d}"])
 
-    audited = [c for c in cells if c["field"].startswith(("efficacy.", "financials.", "safety.serious_ae_a"))]
+    # efficacy.comparison holds a phrase of a text; its direction is audited through the
+    # arm of every analysis cell, which the audit derives on its own
+    audited = [c for c in cells if c["field"].startswith(("efficacy.", "financials.", "safety.serious_ae_a"))
+               and c["field"] != "efficacy.comparison"]
     stats = defaultdict(Counter)
     wrong = []
     emitted = defaultdict(set)

@@ -265,14 +265,52 @@ fn real_corpus_values_land_in_their_own_arm_endpoint_and_version() {
     assert_eq!((s(pl[0], "value"), s(czp[0], "value")), ("7.0", "47.2"));
     // Both data versions hold it; the cell cites the later one.
     assert_eq!(s(czp[0], "cutoff_date"), "2024-01-03");
-    let or = find(
-        "certolizumab",
-        "efficacy.effect_estimate",
-        ep,
-        "Placebo (FAS) vs CZP 200 mg Q2W (FAS)",
-    );
+    // The odds ratio reads in the direction the analysis states ("Odds ratio:
+    // CZP/Placebo"), not in the order of its groupIds (placebo first).
+    let czp_pl = "CZP 200 mg Q2W (FAS) vs Placebo (FAS)";
+    let or = find("certolizumab", "efficacy.effect_estimate", ep, czp_pl);
     assert_eq!(s(or[0], "value"), "15.231");
     assert_eq!(s(or[0], "unit"), "Odds Ratio (OR)");
+    assert_eq!(
+        s(
+            find("certolizumab", "efficacy.comparison", ep, czp_pl)[0],
+            "value"
+        ),
+        "CZP/Placebo"
+    );
+    let or_ci = find("certolizumab", "efficacy.estimate_ci_lower", ep, czp_pl);
+    assert_eq!(
+        (s(or_ci[0], "value"), s(or_ci[0], "unit")),
+        ("7.336", "95% CI, two-sided")
+    );
+    assert!(
+        cells
+            .iter()
+            .all(|c| !s(c, "arm").starts_with("Placebo (FAS) vs")),
+        "a comparison still reads placebo-first"
+    );
+    // an analysis that states no direction says so rather than implying one
+    assert!(cells.iter().any(|c| s(c, "asset_id") == "remdesivir"
+        && s(c, "field") == "efficacy.effect_estimate"
+        && s(c, "arm") == "Placebo and Remdesivir (direction not stated)"));
+    // CI fields hold only confidence intervals; ranges and IQRs have their own fields
+    for c in &cells {
+        if s(c, "status") == "value" && s(c, "field").starts_with("efficacy.ci_") {
+            assert!(
+                s(c, "unit").contains("Confidence Interval"),
+                "a CI cell holds a {}: {c:?}",
+                s(c, "unit")
+            );
+        }
+    }
+    for f in ["efficacy.iqr_lower", "efficacy.range_max", "efficacy.sd"] {
+        assert!(
+            cells
+                .iter()
+                .any(|c| s(c, "field") == f && s(c, "status") == "value"),
+            "no {f} cell"
+        );
+    }
     // CheckMate 017 (legacy XML): median OS per arm, and the hazard ratio.
     let os = "Overall Survival (OS) Time in Months for All Randomized Participants at Updated Survival Follow-up";
     assert_eq!(
@@ -296,6 +334,40 @@ fn real_corpus_values_land_in_their_own_arm_endpoint_and_version() {
         ),
         "7.33"
     );
+    // legacy XML analyses are read: the primary OS hazard ratio with its own interval,
+    // at the level the record states, in the direction it states
+    let os1 = "Primary: Overall Survival (OS) Time in Months for All Randomized Participants at Primary Endpoint";
+    let nd = "Nivolumab vs Docetaxel";
+    let one = |field: &str| -> (String, String) {
+        let c = find("nivolumab", field, os1, nd);
+        assert_eq!(c.len(), 1, "{field}: {c:?}");
+        (s(c[0], "value").to_string(), s(c[0], "unit").to_string())
+    };
+    assert_eq!(
+        one("efficacy.effect_estimate"),
+        ("0.59".into(), "Hazard Ratio (HR)".into())
+    );
+    assert_eq!(one("efficacy.p_value").0, "0.0002");
+    assert_eq!(
+        one("efficacy.estimate_ci_lower"),
+        ("0.43".into(), "96.85% CI, two-sided".into())
+    );
+    assert_eq!(one("efficacy.estimate_ci_upper").0, "0.81");
+    assert_eq!(one("efficacy.statistical_method").0, "Log Rank");
+    assert_eq!(one("efficacy.comparison").0, "Nivolumab over Docetaxel");
+    // a class with its own denominators shows the count behind each value
+    let tb = "Time to Recovery by Race";
+    let asian = cells
+        .iter()
+        .find(|c| {
+            s(c, "asset_id") == "remdesivir"
+                && s(c, "field") == "efficacy.analyzed"
+                && s(c, "endpoint").contains(tb)
+                && s(c, "population") == "Asian"
+                && s(c, "arm") == "Placebo"
+        })
+        .expect("the Asian class's own count");
+    assert_eq!(s(asian, "value"), "56");
     let sae = find(
         "nivolumab",
         "safety.serious_ae_affected",
@@ -632,8 +704,9 @@ fn two_data_versions_of_a_real_study_meet_in_precedence() {
     run(lake.path(), &[]);
     let cells = sql_json(
         lake.path(),
-        "SELECT field, endpoint, arm, value, status, detail, cutoff_date FROM profile_cells WHERE asset_id = 'certolizumab' AND section = 'efficacy'",
+        "SELECT field, endpoint, arm, value, status, detail, cutoff_date FROM profile_cells WHERE asset_id = 'certolizumab' AND section = 'efficacy' AND status <> 'source_empty'",
     );
+    // (fields the study has no such values for, IQRs for one, are source_empty)
     assert!(cells.len() > 100);
     for c in &cells {
         assert_eq!(

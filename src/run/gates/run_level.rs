@@ -15,7 +15,9 @@ use super::{Gate, Verdict, verify};
 type CellKey = (String, String, String, String);
 
 /// Which cell the value at (source id, locator) belongs to.
-type Bindings = HashMap<(String, String), CellKey>;
+/// A locator can back several cells (a class's denominator counts for each of its
+/// categories), so each (source, locator) keeps every cell it binds.
+type Bindings = HashMap<(String, String), Vec<CellKey>>;
 
 fn cell_key(c: &Claim) -> CellKey {
     (
@@ -70,7 +72,10 @@ fn bindings(structural: &[Claim], verdicts: &[Verdict]) -> Bindings {
             && profile::spec(&c.field).is_some_and(|s| s.arm_bound)
             && let (Some(sid), Some(loc)) = (&v.source_id, &c.locator)
         {
-            bound.insert((sid.clone(), loc.clone()), cell_key(c));
+            bound
+                .entry((sid.clone(), loc.clone()))
+                .or_default()
+                .push(cell_key(c));
         }
     }
     bound
@@ -110,19 +115,22 @@ fn check_binding(c: &Claim, bound: &Bindings, v: &mut Verdict) {
         .zip(c.locator.clone())
         .and_then(|k| bound.get(&k));
     match at {
-        Some(k) if *k == cell_key(c) => {}
-        Some(k) => v.reject(
-            Gate::Binding,
-            format!(
-                "the value at {} belongs to {} / {} / {} / {}, not to the claimed cell",
-                c.locator.as_deref().unwrap_or(""),
-                k.0,
-                k.1,
-                k.2,
-                k.3
-            ),
-            false,
-        ),
+        Some(ks) if ks.contains(&cell_key(c)) => {}
+        Some(ks) => {
+            let k = &ks[0];
+            v.reject(
+                Gate::Binding,
+                format!(
+                    "the value at {} belongs to {} / {} / {} / {}, not to the claimed cell",
+                    c.locator.as_deref().unwrap_or(""),
+                    k.0,
+                    k.1,
+                    k.2,
+                    k.3
+                ),
+                false,
+            )
+        }
         None => v.reject(
             Gate::Binding,
             "an arm-level value needs a locator to a posted result of the cited trial".into(),

@@ -31,14 +31,32 @@ pub struct Measurement {
     pub spread: Option<Val>,
     pub lower: Option<Val>,
     pub upper: Option<Val>,
+    /// The class's own count of participants analysed in the group, when the class
+    /// states one (it then differs from the outcome's overall count).
+    pub analyzed: Option<Val>,
 }
 
+/// A posted statistical analysis between groups.
 #[derive(Debug, Default)]
 pub struct Analysis {
     pub groups: Vec<String>,
     pub p_value: Option<Val>,
     pub estimate: Option<Val>,
     pub estimate_type: String,
+    pub method: Option<Val>,
+    pub non_inferiority: Option<Val>,
+    /// The confidence level of the estimate's interval (`95`) and its sides.
+    pub ci_pct: String,
+    pub ci_sides: String,
+    pub ci_lower: Option<Val>,
+    pub ci_upper: Option<Val>,
+    pub dispersion_type: String,
+    pub dispersion: Option<Val>,
+    /// What the groups of the analysis are (v2 `groupDescription`, XML `groups_desc`).
+    pub description: Option<Val>,
+    /// The estimate's comment (v2 `estimateComment`, XML `estimate_desc`), where
+    /// registries usually state the direction.
+    pub comment: Option<Val>,
 }
 
 #[derive(Debug, Default)]
@@ -159,6 +177,16 @@ fn from_json(row: &Row) -> Option<Study> {
             let classes = om.get("classes").map(|c| c.items()).unwrap_or_default();
             for cl in &classes {
                 let ct = cl.str_at(&["title"]).map(|x| x.0).unwrap_or_default();
+                let mut denoms: BTreeMap<String, Val> = BTreeMap::new();
+                if let Some(d) = cl.get("denoms").and_then(|d| d.items().into_iter().next()) {
+                    for c in d.get("counts").map(|c| c.items()).unwrap_or_default() {
+                        if let (Some((gid, _)), Some(v)) =
+                            (c.str_at(&["groupId"]), Val::of(c.str_at(&["value"])))
+                        {
+                            denoms.insert(gid, v);
+                        }
+                    }
+                }
                 for cat in cl.get("categories").map(|c| c.items()).unwrap_or_default() {
                     let kt = cat.str_at(&["title"]).map(|x| x.0).unwrap_or_default();
                     let population = population(&ct, &kt);
@@ -167,9 +195,11 @@ fn from_json(row: &Row) -> Option<Study> {
                         .map(|m| m.items())
                         .unwrap_or_default()
                     {
+                        let group = m.str_at(&["groupId"]).map(|x| x.0).unwrap_or_default();
                         o.measurements.push(Measurement {
                             population: population.clone(),
-                            group: m.str_at(&["groupId"]).map(|x| x.0).unwrap_or_default(),
+                            analyzed: denoms.get(&group).cloned(),
+                            group,
                             value: Val::of(m.str_at(&["value"])),
                             spread: Val::of(m.str_at(&["spread"])),
                             lower: Val::of(m.str_at(&["lowerLimit"])),
@@ -179,14 +209,26 @@ fn from_json(row: &Row) -> Option<Study> {
                 }
             }
             for a in om.get("analyses").map(|a| a.items()).unwrap_or_default() {
+                let v = |k: &str| Val::of(a.str_at(&[k]));
+                let t = |k: &str| a.str_at(&[k]).map(|x| x.0).unwrap_or_default();
                 o.analyses.push(Analysis {
                     groups: a
                         .get("groupIds")
                         .map(|g| g.items().iter().filter_map(|n| n.text()).collect())
                         .unwrap_or_default(),
-                    p_value: Val::of(a.str_at(&["pValue"])),
-                    estimate: Val::of(a.str_at(&["paramValue"])),
-                    estimate_type: a.str_at(&["paramType"]).map(|x| x.0).unwrap_or_default(),
+                    p_value: v("pValue"),
+                    estimate: v("paramValue"),
+                    estimate_type: t("paramType"),
+                    method: v("statisticalMethod"),
+                    non_inferiority: v("nonInferiorityType"),
+                    ci_pct: t("ciPctValue"),
+                    ci_sides: t("ciNumSides"),
+                    ci_lower: v("ciLowerLimit"),
+                    ci_upper: v("ciUpperLimit"),
+                    dispersion_type: t("dispersionType"),
+                    dispersion: v("dispersionValue"),
+                    description: v("groupDescription"),
+                    comment: v("estimateComment"),
                 });
             }
             s.outcomes.push(o);
@@ -285,12 +327,25 @@ fn from_xml(row: &Row) -> Study {
         }
         for cl in x.children(&format!("{m}/class_list[1]"), "class") {
             let ct = x.text(&cl, "/title[1]");
+            let mut denoms: BTreeMap<String, Val> = BTreeMap::new();
+            if let Some(a) = x
+                .children(&format!("{cl}/analyzed_list[1]"), "analyzed")
+                .first()
+            {
+                for c in x.children(&format!("{a}/count_list[1]"), "count") {
+                    if let Some(v) = Val::of(x.get(&c, "/@value")) {
+                        denoms.insert(x.text(&c, "/@group_id"), v);
+                    }
+                }
+            }
             for cat in x.children(&format!("{cl}/category_list[1]"), "category") {
                 let pop = population(&ct, &x.text(&cat, "/title[1]"));
                 for me in x.children(&format!("{cat}/measurement_list[1]"), "measurement") {
+                    let group = x.text(&me, "/@group_id");
                     o.measurements.push(Measurement {
                         population: pop.clone(),
-                        group: x.text(&me, "/@group_id"),
+                        analyzed: denoms.get(&group).cloned(),
+                        group,
                         value: Val::of(x.get(&me, "/@value")),
                         spread: Val::of(x.get(&me, "/@spread")),
                         lower: Val::of(x.get(&me, "/@lower_limit")),
@@ -299,16 +354,29 @@ fn from_xml(row: &Row) -> Study {
                 }
             }
         }
-        for a in x.children(&format!("{m}/analysis_list[1]"), "analysis") {
+        // the legacy schema keeps analyses beside the measure, under the outcome
+        for a in x.children(&format!("{out}/analysis_list[1]"), "analysis") {
+            let v = |k: &str| Val::of(x.get(&a, &format!("/{k}[1]")));
+            let t = |k: &str| x.text(&a, &format!("/{k}[1]"));
             o.analyses.push(Analysis {
                 groups: x
                     .children(&format!("{a}/group_id_list[1]"), "group_id")
                     .iter()
                     .map(|g| x.text(g, ""))
                     .collect(),
-                p_value: Val::of(x.get(&a, "/p_value[1]")),
-                estimate: Val::of(x.get(&a, "/param_value[1]")),
-                estimate_type: x.text(&a, "/param_type[1]"),
+                p_value: v("p_value"),
+                estimate: v("param_value"),
+                estimate_type: t("param_type"),
+                method: v("method"),
+                non_inferiority: v("non_inferiority_type"),
+                ci_pct: t("ci_percent"),
+                ci_sides: t("ci_n_sides"),
+                ci_lower: v("ci_lower_limit"),
+                ci_upper: v("ci_upper_limit"),
+                dispersion_type: t("dispersion_type"),
+                dispersion: v("dispersion_value"),
+                description: v("groups_desc"),
+                comment: v("estimate_desc"),
             });
         }
         s.outcomes.push(o);
@@ -451,6 +519,67 @@ fn pivotal(s: &Study, key: &Key, row: &Row, phase_ids: &[String], e: &mut Emit<'
     }
 }
 
+/// The fields a measurement's spread and limits go to, by the outcome's dispersion type:
+/// a CI field only ever holds a confidence interval; ranges, inter-quartile ranges, SDs
+/// and SEs have fields named for them.
+fn spread_fields(dispersion: &str) -> (&'static str, &'static str, &'static str) {
+    let d = dispersion.to_lowercase().replace(['_', '-'], " ");
+    let spread = if d.contains("standard deviation") {
+        "efficacy.sd"
+    } else if d.contains("standard error") {
+        "efficacy.se"
+    } else {
+        "efficacy.dispersion"
+    };
+    let (lower, upper) = if d.contains("confidence interval") {
+        ("efficacy.ci_lower", "efficacy.ci_upper")
+    } else if d.contains("quartile") {
+        ("efficacy.iqr_lower", "efficacy.iqr_upper")
+    } else if d.contains("range") {
+        ("efficacy.range_min", "efficacy.range_max")
+    } else {
+        ("efficacy.limit_lower", "efficacy.limit_upper")
+    };
+    (spread, lower, upper)
+}
+
+/// The interval of an analysis's estimate in words: `95% CI, two-sided`.
+fn ci_words(pct: &str, sides: &str) -> String {
+    let sides = match sides.to_ascii_lowercase().replace(['_', '-'], " ").as_str() {
+        "two sided" | "2 sided" => "two-sided",
+        "one sided" | "1 sided" => "one-sided",
+        "" => "sides not stated",
+        _ => sides,
+    }
+    .to_string();
+    if pct.trim().is_empty() {
+        format!("CI (level not stated), {sides}")
+    } else {
+        format!("{}% CI, {sides}", pct.trim())
+    }
+}
+
+/// The arm key of an analysis: its groups in the direction the source states
+/// (`Nivolumab vs Docetaxel` for "HR = Nivolumab over Docetaxel"), or all of them with
+/// "(direction not stated)" when no text of the analysis states one.
+fn analysis_arm<'a>(a: &'a Analysis, titles: &[String]) -> (String, Option<(&'a Val, String)>) {
+    if titles.len() == 2 {
+        let refs: Vec<&str> = titles.iter().map(String::as_str).collect();
+        for text in [&a.comment, &a.description].into_iter().flatten() {
+            if let Some(d) = super::direction::stated(&text.text, &refs) {
+                let arm = format!("{} vs {}", titles[d.first], titles[d.second]);
+                return (arm, Some((text, d.phrase.to_string())));
+            }
+        }
+    }
+    let all = match titles {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    };
+    (format!("{all} (direction not stated)"), None)
+}
+
 pub fn efficacy(input: &Input<'_>, e: &mut Emit<'_>) {
     for (row, s) in input.studies() {
         for o in &s.outcomes {
@@ -468,6 +597,7 @@ pub fn efficacy(input: &Input<'_>, e: &mut Emit<'_>) {
                 };
                 stated(e, "efficacy.analyzed", &k, "participants", row, v);
             }
+            let (spread_field, lower_field, upper_field) = spread_fields(&o.dispersion);
             let mut seen: BTreeMap<(String, String), usize> = BTreeMap::new();
             for m in &o.measurements {
                 let Some(v) = m.value.as_ref().filter(|v| has_digit(&v.text)) else {
@@ -488,10 +618,14 @@ pub fn efficacy(input: &Input<'_>, e: &mut Emit<'_>) {
                     arm: arm(&m.group),
                 };
                 stated(e, "efficacy.value", &k, &o.unit, row, v);
+                // a class with its own denominators: the count behind this value
+                if let Some(a) = m.analyzed.as_ref().filter(|a| has_digit(&a.text)) {
+                    stated(e, "efficacy.analyzed", &k, "participants", row, a);
+                }
                 for (field, x) in [
-                    ("efficacy.dispersion", &m.spread),
-                    ("efficacy.ci_lower", &m.lower),
-                    ("efficacy.ci_upper", &m.upper),
+                    (spread_field, &m.spread),
+                    (lower_field, &m.lower),
+                    (upper_field, &m.upper),
                 ] {
                     if let Some(x) = x.as_ref().filter(|x| has_digit(&x.text)) {
                         stated(e, field, &k, &o.dispersion, row, x);
@@ -499,21 +633,67 @@ pub fn efficacy(input: &Input<'_>, e: &mut Emit<'_>) {
                 }
             }
             for (j, a) in o.analyses.iter().enumerate() {
+                let titles: Vec<String> = a.groups.iter().map(|g| arm(g)).collect();
+                let (arm_key, direction) = analysis_arm(a, &titles);
+                // a short statement of what the analysis covers ("PD-L1 expression >= 5%",
+                // "Week 12") belongs to its population; a long one is its own field
+                let what = a
+                    .description
+                    .as_ref()
+                    .map(|d| d.text.trim())
+                    .filter(|d| !d.is_empty() && d.chars().count() <= 80);
                 let k = Key {
                     endpoint: o.endpoint.clone(),
-                    population: format!("analysis {}", j + 1),
-                    arm: a
-                        .groups
-                        .iter()
-                        .map(|g| arm(g))
-                        .collect::<Vec<_>>()
-                        .join(" vs "),
+                    population: match what {
+                        Some(w) => format!("analysis {}: {w}", j + 1),
+                        None => format!("analysis {}", j + 1),
+                    },
+                    arm: arm_key,
                 };
-                if let Some(p) = a.p_value.as_ref().filter(|x| has_digit(&x.text)) {
-                    stated(e, "efficacy.p_value", &k, "", row, p);
+                if let Some((text, phrase)) = &direction {
+                    e.fact(
+                        "efficacy.comparison",
+                        &k,
+                        phrase,
+                        "",
+                        row,
+                        &text.text,
+                        &text.loc,
+                    );
                 }
-                if let Some(x) = a.estimate.as_ref().filter(|x| has_digit(&x.text)) {
-                    stated(e, "efficacy.effect_estimate", &k, &a.estimate_type, row, x);
+                let ci = ci_words(&a.ci_pct, &a.ci_sides);
+                let numeric = [
+                    (
+                        "efficacy.effect_estimate",
+                        &a.estimate,
+                        a.estimate_type.as_str(),
+                    ),
+                    ("efficacy.estimate_ci_lower", &a.ci_lower, ci.as_str()),
+                    ("efficacy.estimate_ci_upper", &a.ci_upper, ci.as_str()),
+                    (
+                        "efficacy.estimate_dispersion",
+                        &a.dispersion,
+                        a.dispersion_type.as_str(),
+                    ),
+                    ("efficacy.p_value", &a.p_value, ""),
+                ];
+                for (field, x, unit) in numeric {
+                    if let Some(x) = x.as_ref().filter(|x| has_digit(&x.text)) {
+                        stated(e, field, &k, unit, row, x);
+                    }
+                }
+                for (field, x) in [
+                    ("efficacy.statistical_method", &a.method),
+                    ("efficacy.non_inferiority_type", &a.non_inferiority),
+                ] {
+                    if let Some(x) = x.as_ref().filter(|x| !x.text.trim().is_empty()) {
+                        stated(e, field, &k, "", row, x);
+                    }
+                }
+                if let Some(d) = a.description.as_ref().filter(|_| what.is_none())
+                    && !d.text.trim().is_empty()
+                {
+                    stated(e, "efficacy.analysis_description", &k, "", row, d);
                 }
             }
         }

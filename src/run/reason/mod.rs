@@ -12,6 +12,7 @@ use crate::domain::{Family, FamilyStatus};
 use crate::lake::bundle::Row;
 
 pub mod ctgov;
+mod direction;
 pub mod llm;
 pub mod sources;
 mod tree;
