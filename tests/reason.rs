@@ -471,6 +471,89 @@ struct FakeLlm {
     requests: Arc<Mutex<Vec<String>>>,
 }
 
+#[test]
+fn real_corpus_label_and_identity_cells_hold_what_their_names_promise() {
+    let Some(real) = real_sources() else { return };
+    let lake = real_snapshot(&real);
+    run(lake.path(), &[]);
+    let cells = sql_json(
+        lake.path(),
+        "SELECT asset_id, field, endpoint, population, value, status, detail FROM profile_cells WHERE section IN ('identity', 'regulatory', 'safety')",
+    );
+    let of = |asset: &str, field: &str| -> Vec<&Value> {
+        cells
+            .iter()
+            .filter(|c| s(c, "asset_id") == asset && s(c, "field") == field)
+            .collect()
+    };
+    let values = |asset: &str, field: &str| -> Vec<String> {
+        of(asset, field)
+            .iter()
+            .filter(|c| s(c, "status") == "value")
+            .map(|c| s(c, "value").to_string())
+            .collect()
+    };
+    // Humira: one cell per indication statement, under its subsection, never starting
+    // at a section heading
+    let ind = of("adalimumab", "regulatory.approved_indications");
+    assert!(ind.len() >= 10, "{ind:?}");
+    for c in &ind {
+        assert!(s(c, "value").starts_with("HUMIRA is indicated"), "{c}");
+        assert!(s(c, "value").ends_with('.'), "{c}");
+    }
+    assert!(ind.iter().any(|c| s(c, "population") == "1.10 Uveitis"));
+    // Vyvanse: both most-common statements, whole, not cut at 600 bytes
+    let ar = values("lisdexamfetamine", "safety.common_adverse_reactions");
+    assert_eq!(ar.len(), 2, "{ar:?}");
+    assert!(ar[0].contains("and/or adults with ADHD") && ar[0].ends_with("(6.1)"));
+    assert!(ar.iter().any(|v| v.contains("adults with BED")));
+    // Ambien's boxed_warning field holds medication-guide text: no box is claimed
+    let bw = of("zolpidem", "regulatory.boxed_warning");
+    assert_eq!(bw.len(), 1);
+    assert_eq!(s(bw[0], "status"), "source_empty");
+    assert!(
+        s(bw[0], "detail").contains("not a boxed warning"),
+        "{}",
+        bw[0]
+    );
+    assert_eq!(
+        values("adalimumab", "regulatory.boxed_warning"),
+        vec!["WARNING: SERIOUS INFECTIONS AND MALIGNANCY".to_string()]
+    );
+    // the repackager on Ambien's label is its labeler, not its sponsor
+    assert_eq!(
+        values("zolpidem", "identity.labeler"),
+        vec!["STAT Rx USA LLC".to_string()]
+    );
+    let sp = of("zolpidem", "identity.sponsor");
+    assert_eq!(s(sp[0], "status"), "source_empty");
+    assert!(s(sp[0], "detail").contains("labeler"), "{}", sp[0]);
+    // peptides filed as NDAs: the application type does not decide modality
+    for a in ["semaglutide", "tirzepatide"] {
+        let m = of(a, "identity.modality");
+        assert_eq!(s(m[0], "status"), "source_empty", "{a}");
+        assert!(s(m[0], "detail").contains("does not decide modality"));
+    }
+    assert_eq!(
+        values("adalimumab", "identity.modality"),
+        vec!["biologic (BLA)".to_string()]
+    );
+    // every stated class is kept, the mechanism apart from the pharmacologic class
+    let moa = values("tirzepatide", "identity.mechanism");
+    assert_eq!(moa.len(), 2, "{moa:?}");
+    assert!(moa.iter().any(|m| m.contains("GLP-1")));
+    assert!(
+        values("tirzepatide", "identity.pharmacologic_class")
+            .iter()
+            .any(|m| m.contains("Insulinotropic"))
+    );
+    // CT.gov conditions name the indication in other words
+    assert_eq!(
+        values("nivolumab", "identity.indication"),
+        vec!["Squamous Cell Non-small Cell Lung Cancer".to_string()]
+    );
+}
+
 fn fake_llm(script: Vec<(u16, String)>) -> FakeLlm {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = format!("http://{}/v1", listener.local_addr().unwrap());

@@ -239,6 +239,7 @@ pub fn reason_asset(
             families: &families,
             skipped: &out.skipped,
             unpublished: &out.unpublished,
+            undecided: &out.undecided,
             rejected: &rejected,
         },
     )

@@ -54,7 +54,7 @@ pub const FIELDS: &[FieldSpec] = &[
         "",
         false,
         &[],
-        "the company behind the asset (a trial's lead sponsor counts where it names the portfolio's sponsor)",
+        "the application holder (Drugs@FDA sponsor_name); a label's labeler or a trial's lead sponsor counts only where it names the portfolio's sponsor",
     ),
     f(
         "identity.modality",
@@ -62,15 +62,31 @@ pub const FIELDS: &[FieldSpec] = &[
         "",
         false,
         &[],
-        "biologic (BLA) or small molecule / synthetic drug (NDA), inferred from the application type",
+        "biologic, inferred from a biologics license (BLA); an NDA does not decide modality (peptides are filed as NDAs), so it leaves the field source_empty with that reason",
     ),
     f(
         "identity.mechanism",
         LBL,
+        "endpoint: MoA; population: the class",
+        false,
+        &[],
+        "every mechanism of action class the label's openFDA section states",
+    ),
+    f(
+        "identity.pharmacologic_class",
+        LBL,
+        "endpoint: EPC (established pharmacologic class), PE (physiologic effect) or CS (chemical structure); population: the class",
+        false,
+        &[],
+        "every other pharmacologic class openFDA states, each kind apart",
+    ),
+    f(
+        "identity.labeler",
+        &[FdaLabel],
         "",
         false,
         &[],
-        "established pharmacologic class or mechanism of action",
+        "the firm on the label (openFDA manufacturer_name), which may be a repackager rather than the application holder",
     ),
     f(
         "identity.indication",
@@ -116,10 +132,10 @@ pub const FIELDS: &[FieldSpec] = &[
     f(
         "regulatory.approved_indications",
         &[FdaLabel],
-        "endpoint: label set_id",
+        "endpoint: label set_id; population: the numbered subsection (1.1 Rheumatoid Arthritis)",
         false,
         &[],
-        "the first sentence of the label's indications",
+        "one cell per indication statement of the label, whole, starting at the drug's name",
     ),
     f(
         "regulatory.boxed_warning",
@@ -127,7 +143,7 @@ pub const FIELDS: &[FieldSpec] = &[
         "endpoint: label set_id",
         false,
         &[],
-        "the boxed warning's heading sentence",
+        "the boxed warning's title (WARNING: ...), only from a boxed_warning section that is a box",
     ),
     // efficacy
     f(
@@ -337,7 +353,7 @@ pub const FIELDS: &[FieldSpec] = &[
         "endpoint: label set_id",
         false,
         &[],
-        "the label's sentence on the most common adverse reactions",
+        "the label's statements of the most common adverse reactions, whole (population: statement N of M)",
     ),
     // trials
     f(
@@ -570,6 +586,8 @@ pub struct Context<'a> {
     pub skipped: &'a BTreeMap<&'static str, String>,
     /// Fields a step found present-but-unposted (e.g. a pre-revenue filer), with detail.
     pub unpublished: &'a BTreeMap<&'static str, String>,
+    /// Fields whose records were read but do not decide them, with the reason.
+    pub undecided: &'a BTreeMap<&'static str, String>,
     /// Rejected candidates per field, for the detail of an empty cell.
     pub rejected: &'a BTreeMap<String, usize>,
 }
@@ -632,6 +650,9 @@ fn empty_status(spec: &FieldSpec, cx: &Context<'_>) -> (Status, String) {
     } else {
         String::new()
     };
+    if let Some(d) = cx.undecided.get(spec.name) {
+        return (Status::SourceEmpty, format!("{d}{dropped}"));
+    }
     if st.iter().any(|(_, s)| *s == FamilyStatus::Ok) {
         let names: Vec<&str> = st
             .iter()
@@ -671,7 +692,12 @@ mod tests {
 
     fn empties(fams: &[(Family, FamilyStatus)], filled: &[&str]) -> Vec<(&'static str, Status)> {
         let families: BTreeMap<_, _> = fams.iter().copied().collect();
-        let (s, u, r) = (BTreeMap::new(), BTreeMap::new(), BTreeMap::new());
+        let (s, u, d, r) = (
+            BTreeMap::new(),
+            BTreeMap::new(),
+            BTreeMap::new(),
+            BTreeMap::new(),
+        );
         let filled: BTreeSet<&str> = filled.iter().copied().collect();
         empty_cells(
             &filled,
@@ -679,6 +705,7 @@ mod tests {
                 families: &families,
                 skipped: &s,
                 unpublished: &u,
+                undecided: &d,
                 rejected: &r,
             },
         )

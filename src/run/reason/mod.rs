@@ -13,6 +13,7 @@ use crate::lake::bundle::Row;
 
 pub mod ctgov;
 mod direction;
+mod label;
 pub mod llm;
 pub mod sources;
 mod tree;
@@ -92,6 +93,10 @@ pub struct Output {
     pub skipped: BTreeMap<&'static str, String>,
     /// Fields whose source exists but has not published them, with the detail.
     pub unpublished: BTreeMap<&'static str, String>,
+    /// Fields whose records were read but do not decide them, with what was and was not
+    /// read (an NDA does not say whether the drug is a peptide): `source_empty` with
+    /// that reason instead of "none states it".
+    pub undecided: BTreeMap<&'static str, String>,
     /// Step name per claim id.
     pub step_of: BTreeMap<String, &'static str>,
 }
@@ -181,6 +186,10 @@ impl Emit<'_> {
 
     pub fn unpublished(&mut self, field: &'static str, why: impl Into<String>) {
         self.out.unpublished.insert(field, why.into());
+    }
+
+    pub fn undecided(&mut self, field: &'static str, why: impl Into<String>) {
+        self.out.undecided.insert(field, why.into());
     }
 }
 

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{Emit, Input, Key, first_sentence, mentions, sentence_with};
+use super::{Emit, Input, Key, label, mentions, sentence_with};
 use crate::domain::Family;
 use crate::domain::Label;
 use crate::lake::bundle::Row;
@@ -93,11 +93,13 @@ pub fn indication(input: &Input<'_>, e: &mut Emit<'_>) {
             .conditions
             .iter()
             .find(|c| c.text.eq_ignore_ascii_case(ind));
-        let best = exact.or_else(|| {
-            s.conditions
-                .iter()
-                .find(|c| mentions(&c.text, ind) || mentions(ind, &c.text))
-        });
+        let best = exact
+            .or_else(|| {
+                s.conditions
+                    .iter()
+                    .find(|c| mentions(&c.text, ind) || mentions(ind, &c.text))
+            })
+            .or_else(|| s.conditions.iter().find(|c| same_words(&c.text, ind)));
         if let Some(c) = best {
             e.fact(
                 "identity.indication",
@@ -132,6 +134,9 @@ pub fn indication(input: &Input<'_>, e: &mut Emit<'_>) {
 }
 
 pub fn identity(input: &Input<'_>, e: &mut Emit<'_>) {
+    let holder = subjects(input, Family::Drugsfda)
+        .iter()
+        .any(|d| d.get("/sponsor_name").is_some());
     for l in subjects(input, Family::FdaLabel)
         .iter()
         .chain(&subjects(input, Family::Drugsfda))
@@ -149,26 +154,65 @@ pub fn identity(input: &Input<'_>, e: &mut Emit<'_>) {
                 e.fact("identity.names", &k, name, "", l.row, name, &at);
             }
         }
-        let moa = l.list("/openfda/pharm_class_moa");
-        let epc = l.list("/openfda/pharm_class_epc");
-        if let Some((m, at)) = moa.first().or(epc.first()) {
-            e.fact("identity.mechanism", &Key::default(), m, "", l.row, m, at);
+        // every class openFDA states, each kind in its own field: the mechanism of action
+        // apart from the established pharmacologic class, physiologic effect and
+        // chemical structure
+        for (field, kind, loc) in [
+            ("identity.mechanism", "MoA", "/openfda/pharm_class_moa"),
+            (
+                "identity.pharmacologic_class",
+                "EPC",
+                "/openfda/pharm_class_epc",
+            ),
+            (
+                "identity.pharmacologic_class",
+                "PE",
+                "/openfda/pharm_class_pe",
+            ),
+            (
+                "identity.pharmacologic_class",
+                "CS",
+                "/openfda/pharm_class_cs",
+            ),
+        ] {
+            for (m, at) in l.list(loc) {
+                let k = Key {
+                    endpoint: kind.into(),
+                    population: m.to_string(),
+                    arm: String::new(),
+                };
+                e.fact(field, &k, m, "", l.row, m, &at);
+            }
         }
-        let sponsor = l
-            .get("/sponsor_name")
-            .or_else(|| l.list("/openfda/manufacturer_name").into_iter().next());
-        if let Some((s, at)) = sponsor {
+        // Drugs@FDA's sponsor_name is the application holder; a label's
+        // manufacturer_name is its labeler, who may be a repackager (Ambien's "STAT Rx
+        // USA LLC"): the labeler is the sponsor only where it names the portfolio's sponsor
+        if let Some((s, at)) = l.get("/sponsor_name") {
             e.fact("identity.sponsor", &Key::default(), s, "", l.row, s, &at);
+        }
+        for (s, at) in l.list("/openfda/manufacturer_name") {
+            e.fact("identity.labeler", &Key::default(), s, "", l.row, s, &at);
+            if holder {
+                // the holder is stated; the labeler's spelling of it would only compete
+            } else if names_sponsor(input, s) {
+                e.fact("identity.sponsor", &Key::default(), s, "", l.row, s, &at);
+            } else {
+                e.undecided(
+                    "identity.sponsor",
+                    format!(
+                        "the label names only its labeler ({s}, see identity.labeler), who may \
+                         be a repackager, and no Drugs@FDA record names the application holder"
+                    ),
+                );
+            }
         }
     }
     // A trial's lead sponsor names the asset's sponsor only where it is the portfolio's
     // sponsor (an academic group running a trial of the drug is not its sponsor); every
     // trial's sponsor is a trials.sponsor cell.
-    let ours = input.asset.sponsor.as_deref().unwrap_or("");
     for (row, s) in input.studies() {
         if let Some(v) = &s.sponsor
-            && !ours.is_empty()
-            && (mentions(&v.text, ours) || mentions(ours, &v.text))
+            && names_sponsor(input, &v.text)
         {
             e.fact(
                 "identity.sponsor",
@@ -195,6 +239,25 @@ pub fn identity(input: &Input<'_>, e: &mut Emit<'_>) {
             );
         }
     }
+}
+
+/// Whether one name's words all occur in the other ("Squamous Cell Non-small Cell Lung
+/// Cancer" and "squamous non-small cell lung cancer"), whatever their order and hyphens.
+fn same_words(a: &str, b: &str) -> bool {
+    let words = |s: &str| -> std::collections::BTreeSet<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let (x, y) = (words(a), words(b));
+    !x.is_empty() && !y.is_empty() && (x.is_subset(&y) || y.is_subset(&x))
+}
+
+/// Whether a company name names the portfolio's sponsor for the asset.
+fn names_sponsor(input: &Input<'_>, name: &str) -> bool {
+    let ours = input.asset.sponsor.as_deref().unwrap_or("");
+    !ours.is_empty() && (mentions(name, ours) || mentions(ours, name))
 }
 
 fn application_numbers<'a>(l: &Flat<'a>) -> Vec<(&'a str, String)> {
@@ -258,54 +321,98 @@ pub fn regulatory(input: &Input<'_>, e: &mut Emit<'_>) {
         }
         let set_id = l.get("/set_id").map(|x| x.0).unwrap_or(&l.row.record_key);
         let k = Key::endpoint(set_id);
-        if let Some((text, loc)) = l.section("indications_and_usage")
-            && let Some(s) = sentence_with(text, "indicated", 600)
-        {
-            e.fact("regulatory.approved_indications", &k, s, "", l.row, s, &loc);
+        // one cell per indication statement, under its subsection heading; every
+        // leaf of the section is read (openFDA splits some subsections off)
+        let mut names: Vec<&str> = input.asset.names.iter().map(String::as_str).collect();
+        names.extend(l.list("/openfda/brand_name").iter().map(|x| x.0));
+        names.extend(l.list("/openfda/generic_name").iter().map(|x| x.0));
+        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+        let mut stated: Vec<&str> = Vec::new();
+        for (text, loc) in l.list("/indications_and_usage") {
+            for ind in label::indications(text, &names) {
+                if stated.contains(&ind.statement) {
+                    continue;
+                }
+                stated.push(ind.statement);
+                let n = seen.entry(ind.heading.clone()).or_default();
+                *n += 1;
+                let k = Key {
+                    population: if *n > 1 {
+                        format!("{} #{n}", ind.heading).trim().to_string()
+                    } else {
+                        ind.heading.clone()
+                    },
+                    ..k.clone()
+                };
+                let s = ind.statement;
+                e.fact("regulatory.approved_indications", &k, s, "", l.row, s, &loc);
+            }
         }
         if let Some((text, loc)) = l.section("boxed_warning") {
-            let s = first_sentence(text, 300);
-            e.fact("regulatory.boxed_warning", &k, s, "", l.row, s, &loc);
+            match label::boxed_title(text) {
+                Some(title) => {
+                    e.fact(
+                        "regulatory.boxed_warning",
+                        &k,
+                        title,
+                        "",
+                        l.row,
+                        title,
+                        &loc,
+                    );
+                }
+                None => e.undecided(
+                    "regulatory.boxed_warning",
+                    "the label's boxed_warning field holds text that is not a boxed warning \
+                     (no WARNING title: medication-guide text); the label states no box",
+                ),
+            }
         }
     }
 }
 
+/// A BLA is a biologics license, so it says the asset is a biologic. An NDA or ANDA does
+/// not decide modality (semaglutide and tirzepatide are peptides filed as NDAs), so it
+/// leaves the field to what a source states.
 fn modality(e: &mut Emit<'_>, app: &str, input: String) {
-    let value = if app.starts_with("BLA") {
-        "biologic (BLA)"
-    } else if app.starts_with("ANDA") {
-        "generic drug (ANDA)"
-    } else if app.starts_with("NDA") {
-        "small molecule or synthetic drug (NDA)"
-    } else {
-        return;
-    };
-    e.over(
-        Label::Inference,
-        "identity.modality",
-        &Key::default(),
-        value,
-        "",
-        vec![input],
-        "the application type: BLA means a biologic, NDA a small molecule or synthetic drug",
-    );
+    if app.starts_with("BLA") {
+        e.over(
+            Label::Inference,
+            "identity.modality",
+            &Key::default(),
+            "biologic (BLA)",
+            "",
+            vec![input],
+            "a biologics license application (BLA) is filed for a biologic",
+        );
+    } else if app.starts_with("NDA") || app.starts_with("ANDA") {
+        e.undecided(
+            "identity.modality",
+            format!(
+                "the application type ({app}) does not decide modality: NDAs cover small \
+                 molecules and synthetic peptides alike; no record read states it"
+            ),
+        );
+    }
 }
 
 pub fn label_safety(input: &Input<'_>, e: &mut Emit<'_>) {
     for l in subjects(input, Family::FdaLabel) {
         let set_id = l.get("/set_id").map(|x| x.0).unwrap_or(&l.row.record_key);
-        if let Some((text, loc)) = l.section("adverse_reactions")
-            && let Some(s) = sentence_with(text, "most common", 600)
-        {
-            e.fact(
-                "safety.common_adverse_reactions",
-                &Key::endpoint(set_id),
-                s,
-                "",
-                l.row,
-                s,
-                &loc,
-            );
+        if let Some((text, loc)) = l.section("adverse_reactions") {
+            let all = label::common_adverse_reactions(text);
+            for (i, s) in all.iter().enumerate() {
+                let k = Key {
+                    endpoint: set_id.to_string(),
+                    population: if all.len() > 1 {
+                        format!("statement {} of {}", i + 1, all.len())
+                    } else {
+                        String::new()
+                    },
+                    arm: String::new(),
+                };
+                e.fact("safety.common_adverse_reactions", &k, s, "", l.row, s, &loc);
+            }
         }
     }
 }
