@@ -1008,3 +1008,37 @@ fn snapshot_and_run_against_s3_match_a_local_lake() {
     assert!(cells.len() > 100);
     assert_eq!(cells, sql_json(local.path(), q));
 }
+
+#[test]
+fn a_study_with_results_but_no_posted_date_says_so() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixtures.join("import"), dir.path());
+    let study = dir.path().join("ctgov/NCT09000001_zelnorib_ph3.json");
+    let text = std::fs::read_to_string(&study).unwrap();
+    let cut = text.replace(
+        "      \"resultsFirstPostDateStruct\": {\"date\": \"2026-01-20\", \"type\": \"ACTUAL\"},\n",
+        "",
+    );
+    assert_ne!(cut, text, "the fixture states the date");
+    std::fs::write(&study, cut).unwrap();
+    let lake = tempfile::tempdir().unwrap();
+    snapshot(lake.path(), &fixtures.join("portfolio.toml"), dir.path());
+    run(lake.path(), &[]);
+    let cells = sql_json(
+        lake.path(),
+        "SELECT asset_id, status, detail FROM profile_cells WHERE field = 'trials.results_posted'",
+    );
+    let z = cells
+        .iter()
+        .find(|c| s(c, "asset_id") == "zelnorib")
+        .unwrap();
+    // not "checked; none states it" while its results fill the efficacy cells
+    assert_eq!(s(z, "status"), "source_empty");
+    assert!(s(z, "detail").contains("holds a results section"), "{z}");
+    let v = cells
+        .iter()
+        .find(|c| s(c, "asset_id") == "velantide")
+        .unwrap();
+    assert_eq!(s(v, "status"), "value", "{v}");
+}

@@ -483,6 +483,14 @@ pub fn trials(input: &Input<'_>, e: &mut Emit<'_>) {
                     "the registry record (this version) holds no results section",
                 );
             }
+            (None, true, _) => e.undecided(
+                "trials.results_posted",
+                format!(
+                    "{} holds a results section (its results fill efficacy cells) but states \
+                     no date they were first posted",
+                    s.nct
+                ),
+            ),
             _ => {}
         }
         if let Some(a) = &s.allocation {
