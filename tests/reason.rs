@@ -547,6 +547,28 @@ fn real_corpus_label_and_identity_cells_hold_what_their_names_promise() {
             .iter()
             .any(|m| m.contains("Insulinotropic"))
     );
+    // an application's original approval is not the molecule's first: imatinib's
+    // NDA021588 is a new dosage form; tirzepatide's NDA215866 is a new molecular entity
+    let first = of("imatinib", "regulatory.first_approval_date");
+    assert_eq!(s(first[0], "status"), "source_empty");
+    assert!(
+        s(first[0], "detail").contains("Type 3 - New Dosage Form"),
+        "{}",
+        first[0]
+    );
+    assert_eq!(
+        values("imatinib", "regulatory.original_approval_date"),
+        vec!["20030418".to_string()]
+    );
+    assert_eq!(
+        values("tirzepatide", "regulatory.first_approval_date"),
+        vec!["20220513".to_string()]
+    );
+    assert_eq!(
+        values("semaglutide", "regulatory.first_approval_date"),
+        Vec::<String>::new(),
+        "two later NDAs, neither the first"
+    );
     // CT.gov conditions name the indication in other words
     assert_eq!(
         values("nivolumab", "identity.indication"),
@@ -1007,6 +1029,50 @@ fn snapshot_and_run_against_s3_match_a_local_lake() {
     let cells = sql_json(remote, q);
     assert!(cells.len() > 100);
     assert_eq!(cells, sql_json(local.path(), q));
+}
+
+#[test]
+fn real_corpus_values_can_be_computed_with() {
+    let Some(real) = real_sources() else { return };
+    let lake = real_snapshot(&real);
+    run(lake.path(), &[]);
+    // the same date written three ways sorts as one type
+    let dates = sql_json(
+        lake.path(),
+        "SELECT asset_id, field, value, CAST(value_date AS VARCHAR) AS d FROM profile WHERE status = 'value' AND value_date IS NOT NULL ORDER BY value_date",
+    );
+    let d = |asset: &str, field: &str| -> String {
+        let c = dates
+            .iter()
+            .find(|c| s(c, "asset_id") == asset && s(c, "field") == field)
+            .unwrap_or_else(|| panic!("no dated {asset} {field}"));
+        s(c, "d").to_string()
+    };
+    assert_eq!(d("nivolumab", "trials.results_posted"), "2016-03-17");
+    assert_eq!(
+        d("tirzepatide", "regulatory.original_approval_date"),
+        "2022-05-13"
+    );
+    assert_eq!(d("dupilumab", "trials.results_posted"), "2020-05-07");
+    let sorted: Vec<&str> = dates.iter().map(|c| s(c, "d")).collect();
+    assert!(sorted.windows(2).all(|w| w[0] <= w[1]));
+    // numbers filter as numbers; text that only looks numeric stays NULL
+    let big = sql_json(
+        lake.path(),
+        "SELECT value, value_num FROM profile WHERE field = 'efficacy.value' AND value_num > 40",
+    );
+    assert!(!big.is_empty());
+    for c in &big {
+        let n = c["value_num"].as_f64().unwrap();
+        assert!(n > 40.0);
+        assert_eq!(s(c, "value").replace(',', "").parse::<f64>().unwrap(), n);
+    }
+    let p = sql_json(
+        lake.path(),
+        "SELECT value, value_num FROM profile WHERE field = 'efficacy.p_value' AND value = '<0.001'",
+    );
+    assert!(!p.is_empty());
+    assert!(p.iter().all(|c| c["value_num"].is_null()), "{p:?}");
 }
 
 #[test]

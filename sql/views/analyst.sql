@@ -8,7 +8,8 @@
 
 CREATE VIEW profile AS
 SELECT c.asset_id, c.section, c.field, c.endpoint, c.population, c.arm,
-       c.value, c.unit, c.label, c.status, c.detail, c.family, c.source_id, c.url,
+       c.value, c.value_num, c.value_date, c.value_usd,
+       c.unit, c.label, c.status, c.detail, c.family, c.source_id, c.url,
        c.quote, c.cutoff_date, k.title AS source_title, k.retrieved_at,
        c.run_id, c.snapshot_id, c.claim_id, c.dedup_key
 FROM profile_cells c
@@ -28,7 +29,7 @@ LEFT JOIN catalog w ON w.snapshot_id = r.snapshot_id AND w.source_id = x.winner_
 LEFT JOIN catalog o ON o.snapshot_id = r.snapshot_id AND o.source_id = x.other_source_id;
 
 CREATE VIEW efficacy AS
-SELECT asset_id, endpoint, population, arm, field, value, unit, label, status,
+SELECT asset_id, endpoint, population, arm, field, value, value_num, unit, label, status,
        cutoff_date, url, quote
 FROM profile
 WHERE section = 'efficacy';

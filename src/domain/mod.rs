@@ -5,6 +5,7 @@
 mod claims;
 mod model;
 mod portfolio;
+pub mod typed;
 
 pub use claims::{Claim, ClaimLine, Label, parse_lines};
 pub use model::{

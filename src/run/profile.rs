@@ -116,10 +116,26 @@ pub const FIELDS: &[FieldSpec] = &[
     f(
         "regulatory.first_approval_date",
         &[Drugsfda],
+        "",
+        false,
+        &[L::Inference],
+        "the molecule's first approval: an inference, stated only when a record shows it (the original approval of a Type 1 new-molecular-entity application)",
+    ),
+    f(
+        "regulatory.original_approval_date",
+        &[Drugsfda],
         "endpoint: application number",
         false,
         &[],
-        "status date of the approved original application (YYYYMMDD as Drugs@FDA states it)",
+        "status date of the application's approved original submission (YYYYMMDD as Drugs@FDA states it); a new dosage form's is not the molecule's first",
+    ),
+    f(
+        "regulatory.submission_class",
+        &[Drugsfda],
+        "endpoint: application number",
+        false,
+        &[],
+        "the original submission's class as Drugs@FDA words it (Type 1 - New Molecular Entity, Type 3 - New Dosage Form...)",
     ),
     f(
         "regulatory.application_numbers",
@@ -435,7 +451,7 @@ pub const FIELDS: &[FieldSpec] = &[
         "endpoint: application number",
         false,
         &[],
-        "their first approval date",
+        "the competitor application's original approval date",
     ),
     // market
     f(

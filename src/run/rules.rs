@@ -112,6 +112,26 @@ fn by_asset(b: &RecordBatch) -> Result<BTreeMap<String, RecordBatch>, Error> {
         .collect()
 }
 
+/// The typed readings of a cell's value (the verbatim value stays as it is): a date
+/// where the value is one, else a number, and the number again as dollars where the unit
+/// is USD.
+fn type_value(c: &mut CellRow) {
+    use crate::domain::typed;
+    use crate::lake::tables::{Day, Number};
+    let Some(v) = c.value.as_deref() else {
+        return;
+    };
+    let unit = c.unit.as_deref().unwrap_or("");
+    if let Some(d) = typed::date(v, typed::is_dated(&c.field, unit)) {
+        c.value_date = Some(Day(typed::epoch_days(d)));
+        return;
+    }
+    c.value_num = typed::number(v).map(Number);
+    if unit.eq_ignore_ascii_case("USD") {
+        c.value_usd = c.value_num;
+    }
+}
+
 /// The `profile_cells` rows of one asset, from the rules' output ('' becomes NULL).
 pub fn cells(snapshot_id: &str, rules_cells: &RecordBatch) -> Result<Vec<CellRow>, Error> {
     let cell = |r: RulesCellRow| {
@@ -124,6 +144,9 @@ pub fn cells(snapshot_id: &str, rules_cells: &RecordBatch) -> Result<Vec<CellRow
             endpoint: non_empty(r.endpoint),
             population: non_empty(r.population),
             arm: non_empty(r.arm),
+            value_num: None,
+            value_date: None,
+            value_usd: None,
             value: non_empty(r.value),
             unit: non_empty(r.unit),
             label: non_empty(r.label),
@@ -138,6 +161,7 @@ pub fn cells(snapshot_id: &str, rules_cells: &RecordBatch) -> Result<Vec<CellRow
             cutoff_date: non_empty(r.cutoff_date),
             dedup_key: String::new(),
         };
+        type_value(&mut c);
         // identity and content: run, asset, field, key, value, unit, status, source
         c.dedup_key = dedup_key(&[
             Some(c.run_id.clone()),

@@ -283,7 +283,7 @@ const FIELDS: [&str; 8] = [
     "safety.serious_ae_affected",
     "trials.enrollment",
     "identity.sponsor",
-    "regulatory.first_approval_date",
+    "regulatory.original_approval_date",
     "financials.revenue",
 ];
 const FAMILIES: [&str; 8] = [

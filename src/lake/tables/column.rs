@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use datafusion::arrow::array::{
-    Array, ArrayRef, BooleanArray, RecordBatch, StringArray, UInt64Array,
+    Array, ArrayRef, BooleanArray, Date32Array, Float64Array, RecordBatch, StringArray, UInt64Array,
 };
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::DataType;
@@ -122,5 +122,51 @@ impl Column for u64 {
     fn read(column: &ArrayRef, i: usize) -> Option<Self> {
         let a = column.as_any().downcast_ref::<UInt64Array>()?;
         (!a.is_null(i)).then(|| a.value(i))
+    }
+}
+
+/// A number column (`DOUBLE`); equality by bits, so rows stay `Eq`.
+#[derive(Debug, Clone, Copy, Default, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct Number(pub f64);
+
+impl PartialEq for Number {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.to_bits() == other.0.to_bits()
+    }
+}
+
+impl Eq for Number {}
+
+impl Column for Option<Number> {
+    const OPTIONAL: bool = true;
+    fn data_type() -> DataType {
+        DataType::Float64
+    }
+    fn array<'a>(values: impl Iterator<Item = &'a Self>) -> ArrayRef {
+        Arc::new(Float64Array::from_iter(values.map(|v| v.map(|n| n.0))))
+    }
+    fn read(column: &ArrayRef, i: usize) -> Option<Self> {
+        let a = column.as_any().downcast_ref::<Float64Array>()?;
+        Some((!a.is_null(i)).then(|| Number(a.value(i))))
+    }
+}
+
+/// A calendar date column (`DATE`), as days since 1970-01-01.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct Day(pub i32);
+
+impl Column for Option<Day> {
+    const OPTIONAL: bool = true;
+    fn data_type() -> DataType {
+        DataType::Date32
+    }
+    fn array<'a>(values: impl Iterator<Item = &'a Self>) -> ArrayRef {
+        Arc::new(Date32Array::from_iter(values.map(|v| v.map(|d| d.0))))
+    }
+    fn read(column: &ArrayRef, i: usize) -> Option<Self> {
+        let a = column.as_any().downcast_ref::<Date32Array>()?;
+        Some((!a.is_null(i)).then(|| Day(a.value(i))))
     }
 }

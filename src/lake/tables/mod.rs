@@ -28,7 +28,7 @@ use datafusion::parquet::arrow::ArrowWriter;
 use datafusion::parquet::errors::ParquetError;
 use datafusion::parquet::file::properties::WriterProperties;
 
-pub use column::{Column, TableError};
+pub use column::{Column, Day, Number, TableError};
 pub use run::{
     AcceptedRow, CellChangeRow, CellRow, ClaimRow, ConflictRow, EmptyCellRow, RejectionRow,
     RulesCellRow,

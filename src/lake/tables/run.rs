@@ -61,6 +61,12 @@ table! {
         pub population: Option<String>,
         pub arm: Option<String>,
         pub value: Option<String>,
+        /// The value as a number, when the whole value is one (`47.2`, `1,234`).
+        pub value_num: Option<super::Number>,
+        /// The value as a date, when it is one (`20220513`, `May 13, 2022`, `2020-05-07`).
+        pub value_date: Option<super::Day>,
+        /// The amount in US dollars, when the unit is USD.
+        pub value_usd: Option<super::Number>,
         pub unit: Option<String>,
         pub label: Option<String>,
         pub status: String,

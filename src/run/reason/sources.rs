@@ -62,10 +62,18 @@ fn subjects<'a>(input: &'a Input<'_>, f: Family) -> Vec<Flat<'a>> {
     input.subjects(f).map(Flat::of).collect()
 }
 
-/// The approved original application of a Drugs@FDA record: (status, date) with locators.
+/// The approved original submission of a Drugs@FDA record: its status, date and
+/// submission class (`TYPE 1`, `TYPE 3`...) with their locators.
 type Located<'a> = (&'a str, String);
 
-fn original_approval<'a>(d: &Flat<'a>) -> Option<(Located<'a>, Located<'a>)> {
+struct Original<'a> {
+    status: Located<'a>,
+    date: Located<'a>,
+    class: Option<Located<'a>>,
+    class_words: Option<Located<'a>>,
+}
+
+fn original_approval<'a>(d: &Flat<'a>) -> Option<Original<'a>> {
     for i in d.indexes("/submissions") {
         let p = format!("/submissions/{i}");
         let kind = d.get(&format!("{p}/submission_type"))?;
@@ -74,10 +82,24 @@ fn original_approval<'a>(d: &Flat<'a>) -> Option<(Located<'a>, Located<'a>)> {
             && let Some(st) = status.filter(|s| s.0 == "AP")
             && let Some(date) = d.get(&format!("{p}/submission_status_date"))
         {
-            return Some((st, date));
+            return Some(Original {
+                status: st,
+                date,
+                class: d.get(&format!("{p}/submission_class_code")),
+                class_words: d.get(&format!("{p}/submission_class_code_description")),
+            });
         }
     }
     None
+}
+
+/// Whether a submission class says the application brought a new molecular entity
+/// (`TYPE 1`, `TYPE 1/4`): its original approval is then the molecule's first.
+fn new_molecular_entity(class: &str) -> bool {
+    class
+        .trim()
+        .strip_prefix("TYPE ")
+        .is_some_and(|t| t.split('/').any(|p| p.trim() == "1"))
 }
 
 /// resolve-indication: where a source states the portfolio's indication, verbatim.
@@ -267,6 +289,8 @@ fn application_numbers<'a>(l: &Flat<'a>) -> Vec<(&'a str, String)> {
 }
 
 pub fn regulatory(input: &Input<'_>, e: &mut Emit<'_>) {
+    // applications whose original approval is not shown to be the molecule's first
+    let mut unshown: Vec<String> = Vec::new();
     for d in subjects(input, Family::Drugsfda) {
         for (app, at) in application_numbers(&d) {
             let k = Key::endpoint(app);
@@ -285,26 +309,66 @@ pub fn regulatory(input: &Input<'_>, e: &mut Emit<'_>) {
             continue;
         };
         let k = Key::endpoint(app);
-        if let Some(((st, st_at), (date, date_at))) = original_approval(&d) {
-            e.fact(
-                "regulatory.status",
-                &k,
-                &format!("{st} (approved)"),
-                "",
-                d.row,
-                st,
-                &st_at,
-            );
-            e.fact(
-                "regulatory.first_approval_date",
-                &k,
-                date,
-                "YYYYMMDD",
-                d.row,
-                date,
-                &date_at,
-            );
+        let Some(o) = original_approval(&d) else {
+            continue;
+        };
+        let (st, st_at) = o.status;
+        e.fact(
+            "regulatory.status",
+            &k,
+            &format!("{st} (approved)"),
+            "",
+            d.row,
+            st,
+            &st_at,
+        );
+        let (date, date_at) = o.date;
+        let date_id = e.fact(
+            "regulatory.original_approval_date",
+            &k,
+            date,
+            "YYYYMMDD",
+            d.row,
+            date,
+            &date_at,
+        );
+        let class_id = o
+            .class_words
+            .as_ref()
+            .or(o.class.as_ref())
+            .map(|(c, at)| e.fact("regulatory.submission_class", &k, c, "", d.row, c, at));
+        match (&o.class, class_id) {
+            (Some((code, _)), Some(cid)) if new_molecular_entity(code) => {
+                e.over(
+                    Label::Inference,
+                    "regulatory.first_approval_date",
+                    &Key::default(),
+                    date,
+                    "YYYYMMDD",
+                    vec![date_id, cid],
+                    "the original approval of a Type 1 (new molecular entity) application is \
+                     the molecule's first approval",
+                );
+            }
+            (code, _) => {
+                let what = o
+                    .class_words
+                    .as_ref()
+                    .or(code.as_ref())
+                    .map_or("of no stated class", |c| c.0);
+                unshown.push(format!("{app}'s original submission is {what}"));
+            }
         }
+    }
+    if !unshown.is_empty() {
+        e.undecided(
+            "regulatory.first_approval_date",
+            format!(
+                "no record shows the molecule's first approval: {}; a new dosage form, \
+                 formulation or indication follows an earlier approval not in the bundle",
+                unshown.join("; ")
+            ),
+        );
     }
     for l in subjects(input, Family::FdaLabel) {
         for (app, at) in application_numbers(&l) {
@@ -438,7 +502,10 @@ pub fn competitors(input: &Input<'_>, e: &mut Emit<'_>) {
         if let Some((b, at)) = brand {
             e.fact("competitors.approved_drug", &k, b, "", row, b, &at);
         }
-        if let Some((_, (date, at))) = original_approval(&c) {
+        if let Some(Original {
+            date: (date, at), ..
+        }) = original_approval(&c)
+        {
             e.fact(
                 "competitors.approval_date",
                 &k,
