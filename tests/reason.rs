@@ -478,7 +478,7 @@ fn real_corpus_label_and_identity_cells_hold_what_their_names_promise() {
     run(lake.path(), &[]);
     let cells = sql_json(
         lake.path(),
-        "SELECT asset_id, field, endpoint, population, value, status, detail FROM profile_cells WHERE section IN ('identity', 'regulatory', 'safety')",
+        "SELECT asset_id, field, endpoint, population, value, status, detail FROM profile_cells WHERE section IN ('identity', 'regulatory', 'safety', 'trials')",
     );
     let of = |asset: &str, field: &str| -> Vec<&Value> {
         cells
@@ -568,6 +568,19 @@ fn real_corpus_label_and_identity_cells_hold_what_their_names_promise() {
         values("semaglutide", "regulatory.first_approval_date"),
         Vec::<String>::new(),
         "two later NDAs, neither the first"
+    );
+    // empty cells say what was read and why it does not decide them
+    let pv = of("dupilumab", "trials.pivotal");
+    assert!(
+        s(pv[0], "detail").contains("NCT02210780 lists phase PHASE2"),
+        "{}",
+        pv[0]
+    );
+    let fs = of("fluconazole", "identity.sponsor");
+    assert!(
+        s(fs[0], "detail").contains("lead sponsor (Daniel Benjamin"),
+        "{}",
+        fs[0]
     );
     // CT.gov conditions name the indication in other words
     assert_eq!(

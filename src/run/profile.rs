@@ -632,6 +632,16 @@ fn needs_results(field: &str) -> bool {
     field.starts_with("efficacy.") || field.starts_with("safety.serious_ae")
 }
 
+/// Families a field lists (an LLM's claims may cite them) that the extractive steps do
+/// not read for it: "checked; none states it" would be false for them.
+fn not_read(field: &str) -> &'static [Family] {
+    match field {
+        // abstracts state indications in prose the steps do not bind yet
+        "identity.indication" => &[Pubmed],
+        _ => &[],
+    }
+}
+
 fn empty_status(spec: &FieldSpec, cx: &Context<'_>) -> (Status, String) {
     if let Some(why) = cx.skipped.get(spec.name) {
         return (Status::Skipped, why.clone());
@@ -670,18 +680,29 @@ fn empty_status(spec: &FieldSpec, cx: &Context<'_>) -> (Status, String) {
         return (Status::SourceEmpty, format!("{d}{dropped}"));
     }
     if st.iter().any(|(_, s)| *s == FamilyStatus::Ok) {
-        let names: Vec<&str> = st
+        let unread = not_read(spec.name);
+        let (read, present): (Vec<&str>, Vec<&str>) = st
             .iter()
             .filter(|(_, s)| *s == FamilyStatus::Ok)
             .map(|(f, _)| f.as_str())
-            .collect();
-        return (
-            Status::SourceEmpty,
+            .partition(|f| !unread.iter().any(|u| u.as_str() == *f));
+        let not_read = if present.is_empty() {
+            String::new()
+        } else {
             format!(
-                "{} record(s) checked; none states it{dropped}",
-                names.join(", ")
+                "{} record(s) present but not read for this field by the extractive steps",
+                present.join(", ")
+            )
+        };
+        let detail = match (read.is_empty(), not_read.is_empty()) {
+            (false, true) => format!("{} record(s) checked; none states it", read.join(", ")),
+            (false, false) => format!(
+                "{} record(s) checked; none states it; {not_read}",
+                read.join(", ")
             ),
-        );
+            (true, _) => not_read,
+        };
+        return (Status::SourceEmpty, format!("{detail}{dropped}"));
     }
     if let Some((f, _)) = st.iter().find(|(_, s)| *s == FamilyStatus::NotYetPublished) {
         return (
@@ -759,5 +780,25 @@ mod tests {
         assert_eq!(st("regulatory.boxed_warning"), Status::FetchFailed);
         assert_eq!(st("market.incidence"), Status::SourceEmpty);
         assert_eq!(st("identity.icd10_codes"), Status::SourceEmpty);
+    }
+
+    #[test]
+    fn a_family_the_steps_do_not_read_is_not_said_to_be_checked() {
+        let families: BTreeMap<_, _> = [(Pubmed, FamilyStatus::Ok)].into_iter().collect();
+        let none = BTreeMap::new();
+        let cx = Context {
+            families: &families,
+            skipped: &none,
+            unpublished: &none,
+            undecided: &none,
+            rejected: &BTreeMap::new(),
+        };
+        let (st, detail) = empty_status(spec("identity.indication").unwrap(), &cx);
+        assert_eq!(st, Status::SourceEmpty);
+        assert!(!detail.contains("none states it"), "{detail}");
+        assert!(
+            detail.contains("pubmed record(s) present but not read"),
+            "{detail}"
+        );
     }
 }

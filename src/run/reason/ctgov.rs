@@ -511,6 +511,31 @@ fn pivotal(s: &Study, key: &Key, row: &Row, phase_ids: &[String], e: &mut Emit<'
         .allocation
         .as_ref()
         .filter(|a| a.text.eq_ignore_ascii_case("RANDOMIZED"));
+    if phase3.is_none() || randomized.is_none() {
+        let phases = s
+            .phases
+            .iter()
+            .map(|p| p.text.as_str())
+            .collect::<Vec<_>>()
+            .join("/");
+        let allocation = s
+            .allocation
+            .as_ref()
+            .map_or("not stated", |a| a.text.as_str());
+        e.undecided(
+            "trials.pivotal",
+            format!(
+                "pivotal is inferred only for a registered phase 3 with randomized allocation; \
+                 {} lists phase {} and allocation {allocation}",
+                s.nct,
+                if phases.is_empty() {
+                    "not stated"
+                } else {
+                    &phases
+                }
+            ),
+        );
+    }
     if let (Some(i), Some(a)) = (phase3, randomized) {
         let ip = phase_ids[i].clone();
         // Emitted by `trials` already; the same statement returns the same id.

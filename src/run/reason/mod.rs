@@ -188,8 +188,16 @@ impl Emit<'_> {
         self.out.unpublished.insert(field, why.into());
     }
 
+    /// Several records' reasons for one field are kept, each once.
     pub fn undecided(&mut self, field: &'static str, why: impl Into<String>) {
-        self.out.undecided.insert(field, why.into());
+        let why = why.into();
+        let at = self.out.undecided.entry(field).or_default();
+        if at.is_empty() {
+            *at = why;
+        } else if !at.split("; also ").any(|w| w == why) {
+            at.push_str("; also ");
+            at.push_str(&why);
+        }
     }
 }
 

@@ -234,6 +234,22 @@ pub fn identity(input: &Input<'_>, e: &mut Emit<'_>) {
     // trial's sponsor is a trials.sponsor cell.
     for (row, s) in input.studies() {
         if let Some(v) = &s.sponsor
+            && !names_sponsor(input, &v.text)
+        {
+            let ours = match input.asset.sponsor.as_deref() {
+                Some(o) => format!("the portfolio's sponsor is {o}"),
+                None => "the portfolio names no sponsor".to_string(),
+            };
+            e.undecided(
+                "identity.sponsor",
+                format!(
+                    "{}'s lead sponsor ({}, see trials.sponsor) is not taken as the asset's \
+                     sponsor: {ours}",
+                    s.nct, v.text
+                ),
+            );
+        }
+        if let Some(v) = &s.sponsor
             && names_sponsor(input, &v.text)
         {
             e.fact(
