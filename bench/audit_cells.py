@@ -10,8 +10,20 @@ latest annual/quarterly/instant XBRL fact, the script derives the cell it belong
   wrong   - the run emitted that cell with another value, or a cell no source has
   missing - the source states it, the run has no such cell
 
-Usage: bench/audit_cells.py CELLS.jsonl REAL_SOURCES_DIR
-(CELLS.jsonl: `dossier sql --format json` of profile_cells with status 'value').
+Then it checks meaning, not only position, over every value cell:
+  kind      - a CI field holds only a confidence interval (its unit names one), an IQR
+              or range field only that, an estimate's interval states its level
+  sentence  - label statements (indications, most common adverse reactions, boxed
+              warning) occur in the label section, start at no heading and end at a
+              statement boundary (never mid-word or mid-sentence)
+  typed     - value_num / value_date are the value read as a number / date, or NULL
+  identity  - no NDA-only asset is called a small molecule; a labeler that does not
+              name the portfolio's sponsor is not shown as the sponsor
+  gold      - bench/gold_cells.jsonl, hand-checked from the raw records: each gold
+              cell has its value (and unit), and each `absent` cell has no value
+
+Usage: bench/audit_cells.py CELLS.jsonl REAL_SOURCES_DIR [GOLD.jsonl]
+(CELLS.jsonl: `dossier sql --format json` of the `profile` view with status 'value').
 """
 
 import datetime
@@ -266,6 +278,132 @@ def expect_xbrl(facts, out):
             out[(field, f"{cls} {period}", f"{f['form']} {f['accn']} {c}", "")].add(str(f["val"]))
 
 
+HEADING = re.compile(r"^\d+(\.\d+)*\s+[A-Z][A-Z &/,-]+\s")
+PLAIN_NUMBER = re.compile(r"^[-+]?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$")
+
+
+def label_sections(real):
+    """Label text sections by set_id: field -> list of texts."""
+    out = {}
+    for path in glob.glob(os.path.join(real, "import/fda_label/*.json")):
+        doc = json.load(open(path, encoding="utf-8"))
+        for r in doc.get("results", [doc]):
+            if "set_id" in r:
+                out[r["set_id"]] = r
+    return out
+
+
+def boundary_after(text, end):
+    rest = text[end:]
+    return rest == "" or rest.startswith(" ") and (len(rest) == 1 or rest[1].isupper() or rest[1].isdigit())
+
+
+def meaning(cells, real):
+    """Checks of what each value cell says; returns (counts, failures)."""
+    counts, fails = Counter(), []
+    labels = label_sections(real)
+    drugsfda_holders = set()
+    for path in glob.glob(os.path.join(real, "import/drugsfda/*.json")):
+        for r in json.load(open(path, encoding="utf-8")).get("results", []):
+            drugsfda_holders.add(r.get("sponsor_name"))
+    portfolio = {}
+    cur = None
+    for line in open(os.path.join(real, "portfolio.toml"), encoding="utf-8"):
+        m = re.match(r'^(id|sponsor)\s*=\s*"(.*)"', line.strip())
+        if m and m.group(1) == "id":
+            cur = m.group(2)
+            portfolio[cur] = ""
+        elif m and cur:
+            portfolio[cur] = m.group(2)
+
+    def check(kind, ok, cell, why):
+        counts[kind + (" ok" if ok else " FAIL")] += 1
+        if not ok:
+            fails.append((kind, cell["asset_id"], cell["field"], cell.get("endpoint"), cell.get("population"),
+                          cell.get("arm"), cell["value"], why))
+
+    for c in cells:
+        f, unit, v = c["field"], c.get("unit") or "", c["value"]
+        if f in ("efficacy.ci_lower", "efficacy.ci_upper"):
+            check("kind", "confidence interval" in unit.lower(), c, f"a CI field with unit {unit!r}")
+        if f.startswith("efficacy.iqr_"):
+            check("kind", "quartile" in unit.lower(), c, f"an IQR field with unit {unit!r}")
+        if f.startswith("efficacy.range_"):
+            check("kind", "range" in unit.lower(), c, f"a range field with unit {unit!r}")
+        if f in ("efficacy.sd", "efficacy.se"):
+            want = "deviation" if f.endswith("sd") else "error"
+            check("kind", want in unit.lower(), c, f"{f} with unit {unit!r}")
+        if f.startswith("efficacy.estimate_ci_"):
+            check("kind", "% CI" in unit or "level not stated" in unit, c, f"an estimate CI with unit {unit!r}")
+        if f in ("efficacy.effect_estimate", "efficacy.p_value") and (c.get("population") or "").startswith("analysis"):
+            arm = c.get("arm") or ""
+            check("kind", " vs " in arm or arm.endswith("(direction not stated)"), c,
+                  "a comparison that neither states a direction nor says none is stated")
+        if f in ("regulatory.approved_indications", "safety.common_adverse_reactions", "regulatory.boxed_warning"):
+            r = labels.get(c.get("endpoint") or "")
+            key = {"regulatory.approved_indications": "indications_and_usage",
+                   "safety.common_adverse_reactions": "adverse_reactions",
+                   "regulatory.boxed_warning": "boxed_warning"}[f]
+            texts = (r or {}).get(key, [])
+            hit = [t for t in texts if v in t]
+            check("sentence", bool(hit), c, "not in the label section it names")
+            check("sentence", not HEADING.match(v), c, "starts at a section heading")
+            if hit:
+                t = hit[0]
+                end = t.index(v) + len(v)
+                if f == "regulatory.boxed_warning":
+                    check("sentence", t.lstrip().upper().startswith("WARNING"), c, "a box that opens with no WARNING")
+                else:
+                    check("sentence", v.endswith((".", ")")) and boundary_after(t, end), c,
+                          "does not end at a statement boundary: " + repr(t[end:end + 20]))
+        n = c.get("value_num")
+        if PLAIN_NUMBER.match(v.strip()) and c.get("value_date") is None:
+            check("typed", n is not None and abs(float(v.replace(",", "")) - n) < 1e-9 * max(1, abs(n)), c,
+                  f"value_num {n!r}")
+        elif n is not None:
+            check("typed", False, c, f"value_num {n!r} for a value that is not a number")
+        d = c.get("value_date")
+        if d is not None:
+            parsed = None
+            for fmt in ("%Y%m%d", "%Y-%m-%d", "%B %d, %Y"):
+                try:
+                    parsed = datetime.datetime.strptime(v.strip(), fmt).date().isoformat()
+                    break
+                except ValueError:
+                    pass
+            check("typed", parsed == str(d)[:10], c, f"value_date {d!r}")
+        if f == "identity.modality":
+            check("identity", "small molecule" not in v.lower(), c, "the application type decided modality")
+        if f == "identity.sponsor":
+            ours = portfolio.get(c["asset_id"], "").lower()
+            fine = v in drugsfda_holders or (ours and (ours in v.lower() or v.lower() in ours))
+            check("identity", fine, c, "a sponsor that is neither the holder nor the portfolio's sponsor")
+    return counts, fails
+
+
+def gold_check(cells, gold_path):
+    """Each gold cell right (value, and unit where given) or, for `absent`, no value."""
+    by_key = defaultdict(list)
+    for c in cells:
+        by_key[(c["asset_id"], c["field"], c.get("endpoint") or "", c.get("population") or "",
+                c.get("arm") or "")].append(c)
+    right, misses = 0, []
+    gold = [json.loads(l) for l in open(gold_path, encoding="utf-8") if l.strip()]
+    for g in gold:
+        k = (g["asset_id"], g["field"], g.get("endpoint") or "", g.get("population") or "", g.get("arm") or "")
+        got = by_key.get(k, [])
+        if g.get("absent"):
+            ok = not got
+        else:
+            ok = any(c["value"] == g["value"] and (g.get("unit") is None or (c.get("unit") or "") == g["unit"])
+                     for c in got)
+        if ok:
+            right += 1
+        else:
+            misses.append((k, g.get("value"), [(c["value"], c.get("unit")) for c in got], g.get("why")))
+    return len(gold), right, misses
+
+
 def main():
     cells_path, real = sys.argv[1], sys.argv[2]
     cells = [json.loads(l) for l in open(cells_path) if l.strip()]
@@ -328,7 +466,21 @@ def main():
         print(f"{section}: right {s['right']}, wrong {s['wrong']}, missing {s['missing']}")
     for w in wrong[:20]:
         print("  MISMATCH", w)
-    return 1 if any(s["wrong"] or s["missing"] for s in stats.values()) else 0
+    counts, fails = meaning(cells, real)
+    for kind in ("kind", "sentence", "typed", "identity"):
+        print(f"meaning/{kind}: ok {counts[kind + ' ok']}, fail {counts[kind + ' FAIL']}")
+    for x in fails[:20]:
+        print("  MISLEADING", x)
+    gold_bad = 0
+    gold_path = sys.argv[3] if len(sys.argv) > 3 else os.path.join(os.path.dirname(__file__), "gold_cells.jsonl")
+    if os.path.exists(gold_path):
+        total, right, misses = gold_check(cells, gold_path)
+        gold_bad = len(misses)
+        print(f"gold ({os.path.basename(gold_path)}): right {right} of {total}")
+        for m in misses:
+            print("  GOLD MISS", m)
+    positional = any(s["wrong"] or s["missing"] for s in stats.values())
+    return 1 if positional or fails or gold_bad else 0
 
 
 if __name__ == "__main__":
