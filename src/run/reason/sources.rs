@@ -135,8 +135,18 @@ pub fn indication(input: &Input<'_>, e: &mut Emit<'_>) {
         }
     }
     for l in subjects(input, Family::FdaLabel) {
-        if let Some((text, loc)) = l.section("indications_and_usage")
-            && let Some(sent) = sentence_with(text, ind, 600)
+        // the quote is the indication statement that names it, whole and without the
+        // section heading; a label whose statements do not name it is searched by sentence
+        let mut names: Vec<&str> = input.asset.names.iter().map(String::as_str).collect();
+        names.extend(l.list("/openfda/brand_name").iter().map(|x| x.0));
+        let statement = l.section("indications_and_usage").and_then(|(text, loc)| {
+            label::indications(text, &names)
+                .into_iter()
+                .find(|i| mentions(i.statement, ind))
+                .map(|i| (i.statement, loc.clone()))
+                .or_else(|| sentence_with(text, ind, 600).map(|s| (s, loc)))
+        });
+        if let Some((sent, loc)) = statement
             && let Some(pos) = sent.to_lowercase().find(&ind.to_lowercase())
             && sent.is_char_boundary(pos)
             && sent.is_char_boundary(pos + ind.len())
