@@ -258,21 +258,48 @@ fn reports_show_every_cell_with_its_status_and_both_sides_of_a_conflict() {
     let md = report_dir(&lake, "md");
     let page = std::fs::read_to_string(md.path().join("zelnorib.md")).unwrap();
     let rows: Vec<&str> = page.lines().filter(|l| l.starts_with("| ")).collect();
-    let table_rows = rows
+    // the cell tables, leaving out the outcome tables that restate efficacy cells
+    let mut in_outcomes = false;
+    let (mut cell_rows, mut outcome_rows) = (Vec::new(), Vec::new());
+    for l in page.lines() {
+        if l.starts_with("## ") {
+            in_outcomes = l.contains("outcomes, arms side by side");
+        }
+        if l.starts_with("| ") {
+            if in_outcomes {
+                outcome_rows.push(l)
+            } else {
+                cell_rows.push(l)
+            }
+        }
+    }
+    let table_rows = cell_rows
         .iter()
         .filter(|l| !l.starts_with("| Field") && !l.starts_with("| Cell"))
         .count();
+    assert!(page.contains("## efficacy: outcomes, arms side by side"));
     assert_eq!(table_rows, cells.len() + conflicts.len());
     // a planted tag is text, and never breaks a table row
     assert!(!page.contains("<script>") && !page.contains("<img"));
     assert!(page.contains("&lt;script&gt;"));
-    for row in &rows {
-        let pipes = row
-            .match_indices('|')
+    let pipes = |row: &str| {
+        row.match_indices('|')
             .filter(|(i, _)| !row[..*i].ends_with('\\'))
-            .count();
-        assert!(pipes == 6 || pipes == 5, "{row}");
+            .count()
+    };
+    for row in &cell_rows {
+        assert!(pipes(row) == 6 || pipes(row) == 5, "{row}");
     }
+    // an outcome table's rows have as many columns as its header
+    let mut header = 0;
+    for row in &outcome_rows {
+        if row.starts_with("| Population") {
+            header = pipes(row);
+        } else {
+            assert_eq!(pipes(row), header, "{row}");
+        }
+    }
+    assert!(!outcome_rows.is_empty() && rows.len() > cell_rows.len());
     assert!(page.contains("the later data cutoff wins"));
     assert!(page.contains("**68\\.1 percentage") && page.contains("**67\\.5 percentage"));
     let index = std::fs::read_to_string(md.path().join("index.md")).unwrap();

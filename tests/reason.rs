@@ -1121,3 +1121,53 @@ fn a_study_with_results_but_no_posted_date_says_so() {
         .unwrap();
     assert_eq!(s(v, "status"), "value", "{v}");
 }
+
+#[test]
+fn real_corpus_pages_show_outcomes_side_by_side_with_a_forest_plot() {
+    let Some(real) = real_sources() else { return };
+    let lake = real_snapshot(&real);
+    run(lake.path(), &[]);
+    let page = |asset: &str, format: &str| -> String {
+        let out = dossier()
+            .args([
+                "--lake",
+                lake.path().to_str().unwrap(),
+                "report",
+                "--asset",
+                asset,
+            ])
+            .args(["--format", format])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let html = page("certolizumab", "html");
+    // the ASDAS-MI outcome: both arms on one row, the odds ratio in the source's direction
+    let table = html
+        .split("<table class=\"comparison\"")
+        .skip(1)
+        .find(|t| t.contains("ASDAS-MI) Response Criteria Response at Week 52 [Week 52]"))
+        .expect("the ASDAS-MI outcome table");
+    let table = &table[..table.find("</table>").unwrap()];
+    assert!(table.contains("47.2") && table.contains("7.0"), "{table}");
+    assert!(table.contains("CZP 200 mg Q2W (FAS) vs Placebo (FAS)"));
+    assert!(table.contains("15.231") && table.contains("7.336–31.623"));
+    // the forest plot: ratios with their intervals, inline SVG and no script
+    assert!(html.contains("<svg class=\"forest\""));
+    assert!(html.contains("data-estimate=\"15.231\""));
+    assert!(!html.contains("<script"));
+    // nivolumab's legacy XML hazard ratios reach the plot, as posted
+    let niv = page("nivolumab", "html");
+    assert!(
+        niv.contains("Hazard Ratio (HR) 0.59 (0.43–0.81)"),
+        "the OS HR"
+    );
+    let md = page("certolizumab", "md");
+    assert!(md.contains("efficacy: outcomes, arms side by side"));
+    assert!(md.contains("15\\.231"));
+}

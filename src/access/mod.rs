@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 mod bounded;
+pub mod comparison;
 pub mod diff;
 pub mod flight;
 pub mod report;

@@ -13,6 +13,7 @@ use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 use crate::Error;
 use crate::access::AccessError;
+use crate::access::comparison;
 use crate::access::sql::RunRow;
 use crate::lake::tables::{CellChangeRow, ClaimRow, ProfileConflictRow, ProfileRow, Table};
 use crate::run::profile;
@@ -438,6 +439,8 @@ font-size:.8rem;font-weight:600;white-space:nowrap;margin:0 .2rem .2rem 0}
 border-left:3px solid #b8c2cc;color:#39434d;white-space:pre-wrap;overflow-wrap:anywhere}
 .value{font-weight:600;overflow-wrap:anywhere}.change{color:#8a3c00;font-size:.85rem;font-weight:600}.detail{color:#5c6770}.sides{display:grid;grid-template-columns:1fr 1fr;gap:1rem}
 .side{border:1px solid #d8dee4;border-radius:.4rem;padding:.5rem .7rem}.winner{border-color:#58a06b}
+table.comparison caption{text-align:left;font-weight:600;padding:.3rem 0}tr.analysis td{background:#f8f9fb}
+figure.forest{margin:.5rem 0 1.5rem}figure.forest svg{max-width:100%;height:auto}figcaption{color:#5c6770;font-size:.85rem}
 footer{margin-top:2rem;color:#5c6770;font-size:.85rem;border-top:1px solid #d8dee4;padding-top:.6rem}
 ";
 
@@ -504,6 +507,8 @@ pub fn asset_html(run: &RunRow, asset: &str, page: &AssetPage) -> String {
         }
     }
     let span = retrieval_span(page.cells.iter().filter_map(|c| c.retrieved_at.as_deref()));
+    let outcomes = comparison::outcomes(&page.cells);
+    let forest = comparison::forest_svg(&comparison::forest_points(&outcomes));
     let markup = html! {
         (DOCTYPE)
         html lang="en" {
@@ -517,6 +522,17 @@ pub fn asset_html(run: &RunRow, asset: &str, page: &AssetPage) -> String {
                 @for (s, cells) in &sections {
                     section id=(s) {
                         h2 { (s) }
+                        @if *s == "efficacy" && !outcomes.is_empty() {
+                            h3 { "Outcomes, arms side by side" }
+                            @if let Some(svg) = &forest {
+                                figure class="forest" {
+                                    (svg)
+                                    figcaption { "Ratio estimates (hazard, odds, risk) with their posted intervals, log scale; the dashed line is no effect (1). Differences are in the tables." }
+                                }
+                            }
+                            @for o in &outcomes { (comparison::outcome_html(o)) }
+                            h3 { "Every efficacy cell" }
+                        }
                         table class="cells" {
                             thead { tr { th { "Field" } th { "Endpoint · population · arm" } th { "Status" } th { "Value" } th { "Evidence" } } }
                             tbody {
@@ -677,6 +693,15 @@ pub fn asset_md(run: &RunRow, asset: &str, page: &AssetPage) -> String {
     for c in &page.cells {
         if c.section != section {
             section = &c.section;
+            if section == "efficacy" {
+                let outcomes = comparison::outcomes(&page.cells);
+                if !outcomes.is_empty() {
+                    out.push_str("\n## efficacy: outcomes, arms side by side\n\n");
+                    for o in &outcomes {
+                        out.push_str(&comparison::outcome_md(o, md_escape));
+                    }
+                }
+            }
             out.push_str(&format!(
                 "\n## {}\n\n| Field | Endpoint · population · arm | Status | Value | Evidence |\n|---|---|---|---|---|\n",
                 md_escape(section)

@@ -130,6 +130,19 @@ pub fn indications<'t>(text: &'t str, names: &[&str]) -> Vec<Indication<'t>> {
         let Some(statement) = whole(text, start) else {
             continue;
         };
+        // a limitation of use ("is not indicated for weight loss") is no indication, and a
+        // statement that runs into one mixes the two; the highlights' summary restating
+        // an indication already read ("Ambien is indicated for …" after "Ambien
+        // (zolpidem tartrate) is indicated for …") is the same indication
+        let lower_s = statement.to_lowercase();
+        if lower_s.contains("not indicated")
+            || lower_s.contains("limitation of use")
+            || lower_s.contains("limitations of use")
+            || out.iter().any(|i| gist(i.statement) == gist(statement))
+        {
+            last_end = start + statement.len();
+            continue;
+        }
         let heading = match SUBHEADING.captures(&text[..start]) {
             Some(c) => format!("{} {}", &c[1], c[2].trim()),
             // a further statement of the same subsection keeps its heading
@@ -145,6 +158,26 @@ pub fn indications<'t>(text: &'t str, names: &[&str]) -> Vec<Indication<'t>> {
         out.retain(|i| !i.heading.is_empty());
     }
     out
+}
+
+/// A statement without its parentheses, bracketed cross-references and highlights
+/// markers, lower-cased: two spellings of one indication have the same gist.
+fn gist(s: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0usize;
+    for c in s.chars() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => out.extend(c.to_lowercase()),
+            _ => {}
+        }
+    }
+    out.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .trim_end_matches(['.', ' '])
+        .to_string()
 }
 
 /// The boxed warning's title ("WARNING: SERIOUS INFECTIONS AND MALIGNANCY"), when the
@@ -256,13 +289,30 @@ mod tests {
         );
         // a label without subsections: the statement starts at the drug's name, not at
         // the section heading
-        let ambien = "1 INDICATIONS AND USAGE Ambien (zolpidem tartrate) is indicated for the short-term treatment of insomnia characterized by difficulties with sleep initiation. Ambien has been shown to decrease sleep latency.";
+        let ambien = "1 INDICATIONS AND USAGE Ambien (zolpidem tartrate) is indicated for the short-term treatment of insomnia characterized by difficulties with sleep initiation. Ambien has been shown to decrease sleep latency. Ambien is indicated for the short-term treatment of insomnia characterized by difficulties with sleep initiation. (1)";
         let got = indications(ambien, &["Ambien", "zolpidem"]);
         assert_eq!(got.len(), 1);
         assert_eq!(got[0].heading, "");
         assert_eq!(
             got[0].statement,
             "Ambien (zolpidem tartrate) is indicated for the short-term treatment of insomnia characterized by difficulties with sleep initiation."
+        );
+    }
+
+    #[test]
+    fn limitations_of_use_and_restated_summaries_are_no_indications() {
+        let vyvanse = "1 INDICATIONS AND USAGE VYVANSE® is indicated for the treatment of: Attention Deficit Hyperactivity Disorder (ADHD) [see Clinical Studies (14.1)] Moderate to Severe Binge Eating Disorder (BED) [see Clinical Studies (14.2)]. Limitation of Use: VYVANSE is not indicated or recommended for weight loss. Use of other drugs has been associated with events. VYVANSE is a central nervous system (CNS) stimulant indicated for the treatment of (1): Attention Deficit Hyperactivity Disorder (ADHD) Moderate to Severe Binge Eating Disorder (BED) Limitation of Use: VYVANSE is not indicated for weight loss.";
+        let got = indications(vyvanse, &["VYVANSE"]);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(
+            got[0]
+                .statement
+                .starts_with("VYVANSE® is indicated for the treatment of:")
+        );
+        assert!(
+            got[0]
+                .statement
+                .ends_with("(BED) [see Clinical Studies (14.2)].")
         );
     }
 
