@@ -141,14 +141,15 @@ def expect_v2(study, out):
                 p = pop(cl.get("title", ""), cat.get("title", ""))
                 for m in cat.get("measurements", []):
                     v = m.get("value", "")
-                    if not digits(v):
-                        continue
                     arm = titles.get(m["groupId"], m["groupId"])
-                    seen[(p, m["groupId"])] += 1
-                    n = seen[(p, m["groupId"])]
+                    # a value posted as NA keeps its stated limits in the value's cell
+                    n = seen[(p, m["groupId"])] + 1
+                    if digits(v):
+                        seen[(p, m["groupId"])] += 1
                     pp = f"{p} #{n}" if n > 1 else p
-                    out[("efficacy.value", ep, pp, arm)].add(v)
-                    if digits(cden.get(m["groupId"], "")):
+                    if digits(v):
+                        out[("efficacy.value", ep, pp, arm)].add(v)
+                    if digits(v) and digits(cden.get(m["groupId"], "")):
                         out[("efficacy.analyzed", ep, pp, arm)].add(cden[m["groupId"]])
                     for f, k in zip(sf, ("spread", "lowerLimit", "upperLimit")):
                         if digits(m.get(k, "")):
@@ -204,14 +205,14 @@ def expect_xml(root, out):
                 p = pop(text(cl, "title"), text(cat, "title"))
                 for me in cat.findall("measurement_list/measurement"):
                     v = me.get("value") or ""
-                    if not digits(v):
-                        continue
                     arm = titles.get(me.get("group_id"), me.get("group_id"))
-                    seen[(p, me.get("group_id"))] += 1
-                    n = seen[(p, me.get("group_id"))]
+                    n = seen[(p, me.get("group_id"))] + 1
+                    if digits(v):
+                        seen[(p, me.get("group_id"))] += 1
                     pp = f"{p} #{n}" if n > 1 else p
-                    out[("efficacy.value", ep, pp, arm)].add(v)
-                    if digits(cden.get(me.get("group_id")) or ""):
+                    if digits(v):
+                        out[("efficacy.value", ep, pp, arm)].add(v)
+                    if digits(v) and digits(cden.get(me.get("group_id")) or ""):
                         out[("efficacy.analyzed", ep, pp, arm)].add(cden[me.get("group_id")])
                     for f, k in zip(sf, ("spread", "lower_limit", "upper_limit")):
                         if digits(me.get(k) or ""):

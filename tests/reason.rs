@@ -355,6 +355,16 @@ fn real_corpus_values_land_in_their_own_arm_endpoint_and_version() {
     assert_eq!(one("efficacy.estimate_ci_upper").0, "0.81");
     assert_eq!(one("efficacy.statistical_method").0, "Log Rank");
     assert_eq!(one("efficacy.comparison").0, "Nivolumab over Docetaxel");
+    // a median not reached (posted NA) keeps the limit the record states
+    let dor = "Duration of Objective Response (DOR) in Months for All Confirmed Responders at Primary Endpoint";
+    assert_eq!(
+        s(
+            find("nivolumab", "efficacy.ci_lower", dor, "Nivolumab")[0],
+            "value"
+        ),
+        "9.76"
+    );
+    assert!(find("nivolumab", "efficacy.value", dor, "Nivolumab").is_empty());
     // a class with its own denominators shows the count behind each value
     let tb = "Time to Recovery by Race";
     let asian = cells

@@ -633,15 +633,20 @@ pub fn efficacy(input: &Input<'_>, e: &mut Emit<'_>) {
             let (spread_field, lower_field, upper_field) = spread_fields(&o.dispersion);
             let mut seen: BTreeMap<(String, String), usize> = BTreeMap::new();
             for m in &o.measurements {
-                let Some(v) = m.value.as_ref().filter(|v| has_digit(&v.text)) else {
-                    continue;
-                };
+                let v = m.value.as_ref().filter(|v| has_digit(&v.text));
+                // a value posted as NA (a median not reached) keeps the limits the record
+                // does state, in the cell the value would have
                 let n = seen
                     .entry((m.population.clone(), m.group.clone()))
                     .or_default();
-                *n += 1;
-                let population = if *n > 1 {
-                    format!("{} #{n}", m.population)
+                let nth = if v.is_some() {
+                    *n += 1;
+                    *n
+                } else {
+                    *n + 1
+                };
+                let population = if nth > 1 {
+                    format!("{} #{nth}", m.population)
                 } else {
                     m.population.clone()
                 };
@@ -650,9 +655,15 @@ pub fn efficacy(input: &Input<'_>, e: &mut Emit<'_>) {
                     population,
                     arm: arm(&m.group),
                 };
-                stated(e, "efficacy.value", &k, &o.unit, row, v);
+                if let Some(v) = v {
+                    stated(e, "efficacy.value", &k, &o.unit, row, v);
+                }
                 // a class with its own denominators: the count behind this value
-                if let Some(a) = m.analyzed.as_ref().filter(|a| has_digit(&a.text)) {
+                if let Some(a) = m
+                    .analyzed
+                    .as_ref()
+                    .filter(|a| v.is_some() && has_digit(&a.text))
+                {
                     stated(e, "efficacy.analyzed", &k, "participants", row, a);
                 }
                 for (field, x) in [
