@@ -20,16 +20,8 @@ fn s<'a>(row: &'a Value, k: &str) -> &'a str {
 
 /// `dossier run` on the lake's latest snapshot under a run id.
 fn run(lake: &Path, run_id: &str) {
-    let out = dossier()
-        .args(["--lake", lake.to_str().unwrap(), "run", "--run-id", run_id])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), run_id);
+    let out = succeeds(lake, &["run", "--run-id", run_id]);
+    assert_eq!(out.trim(), run_id);
 }
 
 /// A planted script, and an image whose error handler would mark the page.

@@ -1138,23 +1138,10 @@ fn real_corpus_pages_show_outcomes_side_by_side_with_a_forest_plot() {
     let lake = real_snapshot(&real);
     run(lake.path(), &[]);
     let page = |asset: &str, format: &str| -> String {
-        let out = dossier()
-            .args([
-                "--lake",
-                lake.path().to_str().unwrap(),
-                "report",
-                "--asset",
-                asset,
-            ])
-            .args(["--format", format])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
+        succeeds(
+            lake.path(),
+            &["report", "--asset", asset, "--format", format],
+        )
     };
     let html = page("certolizumab", "html");
     // the ASDAS-MI outcome: both arms on one row, the odds ratio in the source's direction

@@ -43,6 +43,21 @@ pub fn dossier() -> Command {
     c
 }
 
+/// `dossier --lake LAKE ARGS...`, which must succeed; its stdout.
+pub fn succeeds(lake: &Path, args: &[&str]) -> String {
+    let out = dossier()
+        .args(["--lake", lake.to_str().unwrap()])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "dossier {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 pub fn real_import(real: &Path) -> PathBuf {
     real.join("import")
 }
