@@ -576,6 +576,55 @@ fn a_lake_that_cannot_be_opened_is_exit_2() {
     }
 }
 
+/// A failed import leaves no empty lake behind (an existing directory stays), and the
+/// analyst views on a lake without a run, or a misspelled table, say what to do.
+#[test]
+fn failed_commands_say_what_to_do_and_leave_nothing_behind() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let dir = tempfile::tempdir().unwrap();
+    let fresh = dir.path().join("lake");
+    let out = dossier()
+        .args(["--lake", fresh.to_str().unwrap(), "snapshot", "--portfolio"])
+        .arg(fixtures.join("portfolio.toml"))
+        .args(["--import", "/nonexistent/import"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!fresh.exists(), "a failed import left a lake behind");
+    let kept = dir.path().join("kept");
+    std::fs::create_dir(&kept).unwrap();
+    let out = dossier()
+        .args(["--lake", kept.to_str().unwrap(), "snapshot", "--portfolio"])
+        .arg(fixtures.join("portfolio.toml"))
+        .args(["--import", "/nonexistent/import"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(kept.is_dir(), "an existing directory is the user's");
+
+    let lake = fixture_snapshot();
+    let out = sql(lake.path(), &["SELECT count(*) FROM profile"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no finished run: run `dossier run` first"),
+        "{err}"
+    );
+    assert!(!err.contains("datafusion.public"), "{err}");
+    let out = sql(lake.path(), &["SELECT * FROM profile_cell"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no table or view named profile_cell (this session has: ")
+            && err.contains("catalog"),
+        "{err}"
+    );
+    assert_eq!(
+        err.matches("no table or view").count(),
+        1,
+        "said once: {err}"
+    );
+}
+
 /// Links are never followed and only regular files are read: a link out of the import
 /// directory, a link loop and a named pipe are skipped and said, and the snapshot is the
 /// one the plain fixtures give (the same id).

@@ -33,6 +33,14 @@ pub enum AccessError {
     ExportIntoLake { path: PathBuf },
     #[error("no table or view named {0}")]
     NoSuchTable(String),
+    /// A statement naming a table the session does not have, with what it has.
+    #[error("no table or view named {name} (this session has: {known})")]
+    UnknownTable { name: String, known: String },
+    /// An analyst view named on a lake with no finished run.
+    #[error(
+        "the view {name} shows a run, and the lake has no finished run: run `dossier run` first"
+    )]
+    NoRunForView { name: String },
     #[error("asset {asset} has no cells in run {run}")]
     NoCells { asset: String, run: String },
     #[error("writing {}", path.display())]

@@ -388,7 +388,10 @@ pub async fn execute(
     stmt: Statement,
     guard: Guard,
 ) -> Result<Vec<RecordBatch>, Error> {
-    let plan = ctx.state().statement_to_plan(stmt).await?;
+    let plan = match ctx.state().statement_to_plan(stmt).await {
+        Ok(plan) => plan,
+        Err(e) => return Err(unknown_table(ctx, &e).map_or_else(|| e.into(), Into::into)),
+    };
     check(&plan, guard)?;
     let df = ctx.execute_logical_plan(plan).await?;
     let schema = Arc::new(df.schema().as_arrow().clone());
@@ -412,6 +415,46 @@ pub async fn execute(
         return Ok(vec![RecordBatch::new_empty(schema)]);
     }
     Ok(batches)
+}
+
+/// The analyst views, which exist only once a run has finished.
+const VIEW_NAMES: [&str; 5] = [
+    "profile",
+    "profile_conflicts",
+    "efficacy",
+    "status_counts",
+    "changes",
+];
+
+/// A planning error that names a missing table, said in the analyst's terms: a view
+/// that needs a run, or the tables and views the session does have.
+fn unknown_table(
+    ctx: &SessionContext,
+    e: &datafusion::error::DataFusionError,
+) -> Option<AccessError> {
+    let text = e.to_string();
+    let start = text.find("table '")? + "table '".len();
+    let end = start + text[start..].find("' not found")?;
+    let name = text[start..end].rsplit('.').next()?.to_string();
+    let mut known: Vec<String> = ctx
+        .catalog("datafusion")
+        .and_then(|c| c.schema("public"))
+        .map(|s| s.table_names())
+        .unwrap_or_default();
+    known.sort();
+    if VIEW_NAMES.contains(&name.as_str()) && !known.iter().any(|k| *k == name) {
+        return Some(AccessError::NoRunForView { name });
+    }
+    // the bundle tables load when a statement names them
+    for b in ["records", "text_fields", "sources"] {
+        if !known.iter().any(|k| k == b) {
+            known.push(format!("{b} (loaded when named)"));
+        }
+    }
+    Some(AccessError::UnknownTable {
+        name,
+        known: known.join(", "),
+    })
 }
 
 /// Where a session's results go: stdout, or a file outside the lake.

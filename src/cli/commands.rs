@@ -89,7 +89,19 @@ async fn snapshot_import(
     portfolio: &Portfolio,
     dir: &Path,
 ) -> anyhow::Result<ExitCode> {
-    let out = snapshot::snapshot_import(&Lake::open(lake)?, portfolio, dir).await?;
+    // a lake this command creates and then fails to fill is removed again: a typo in
+    // --import leaves no empty lake behind
+    let local = std::path::Path::new(lake);
+    let fresh = url::Url::parse(lake).map_or(true, |u| u.scheme().len() <= 1) && !local.exists();
+    let out = match snapshot::snapshot_import(&Lake::open(lake)?, portfolio, dir).await {
+        Ok(out) => out,
+        Err(e) => {
+            if fresh {
+                let _ = std::fs::remove_dir_all(local);
+            }
+            return Err(e.into());
+        }
+    };
     if !quiet {
         eprint!("{out}");
     }
