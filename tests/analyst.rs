@@ -212,19 +212,8 @@ fn the_prompt_runs_multi_line_statements_lists_tables_and_keeps_history() {
 /// The pages of a run's report, written by `dossier report --out`.
 fn report_dir(lake: &Path, format: &str) -> tempfile::TempDir {
     let out = tempfile::tempdir().unwrap();
-    let o = dossier()
-        .args([
-            "--lake",
-            lake.to_str().unwrap(),
-            "report",
-            "--format",
-            format,
-            "--out",
-        ])
-        .arg(out.path())
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let dir = out.path().to_str().unwrap();
+    succeeds(lake, &["report", "--format", format, "--out", dir]);
     out
 }
 

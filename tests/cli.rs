@@ -582,24 +582,21 @@ fn a_lake_that_cannot_be_opened_is_exit_2() {
 fn failed_commands_say_what_to_do_and_leave_nothing_behind() {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let dir = tempfile::tempdir().unwrap();
+    let failed_import = |lake: &Path| {
+        let out = dossier()
+            .args(["--lake", lake.to_str().unwrap(), "snapshot", "--portfolio"])
+            .arg(fixtures.join("portfolio.toml"))
+            .args(["--import", "/nonexistent/import"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+    };
     let fresh = dir.path().join("lake");
-    let out = dossier()
-        .args(["--lake", fresh.to_str().unwrap(), "snapshot", "--portfolio"])
-        .arg(fixtures.join("portfolio.toml"))
-        .args(["--import", "/nonexistent/import"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    failed_import(&fresh);
     assert!(!fresh.exists(), "a failed import left a lake behind");
     let kept = dir.path().join("kept");
     std::fs::create_dir(&kept).unwrap();
-    let out = dossier()
-        .args(["--lake", kept.to_str().unwrap(), "snapshot", "--portfolio"])
-        .arg(fixtures.join("portfolio.toml"))
-        .args(["--import", "/nonexistent/import"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    failed_import(&kept);
     assert!(kept.is_dir(), "an existing directory is the user's");
 
     let lake = fixture_snapshot();
@@ -1196,22 +1193,7 @@ fn diffs_and_cell_changes_say_what_changed_overnight() {
     let import = work.path().join("import");
     let night = |run: &str| {
         snapshot(&lake, &portfolio, &import);
-        let out = dossier()
-            .args([
-                "--lake",
-                lake.to_str().unwrap(),
-                "run",
-                "--snapshot",
-                "latest",
-            ])
-            .args(["--run-id", run])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        succeeds(&lake, &["run", "--snapshot", "latest", "--run-id", run]);
     };
     night("night1");
 

@@ -137,8 +137,7 @@ pub fn indication(input: &Input<'_>, e: &mut Emit<'_>) {
     for l in subjects(input, Family::FdaLabel) {
         // the quote is the indication statement that names it, whole and without the
         // section heading; a label whose statements do not name it is searched by sentence
-        let mut names: Vec<&str> = input.asset.names.iter().map(String::as_str).collect();
-        names.extend(l.list("/openfda/brand_name").iter().map(|x| x.0));
+        let names = label_names(input, &l);
         let statement = l.section("indications_and_usage").and_then(|(text, loc)| {
             label::indications(text, &names)
                 .into_iter()
@@ -289,6 +288,15 @@ pub fn identity(input: &Input<'_>, e: &mut Emit<'_>) {
     }
 }
 
+/// The names a label's statements may start at: the portfolio's, and the label's brand
+/// and generic names.
+fn label_names<'a>(input: &'a Input<'_>, l: &Flat<'a>) -> Vec<&'a str> {
+    let mut names: Vec<&str> = input.asset.names.iter().map(String::as_str).collect();
+    names.extend(l.list("/openfda/brand_name").iter().map(|x| x.0));
+    names.extend(l.list("/openfda/generic_name").iter().map(|x| x.0));
+    names
+}
+
 /// Whether one name's words all occur in the other ("Squamous Cell Non-small Cell Lung
 /// Cancer" and "squamous non-small cell lung cancer"), whatever their order and hyphens.
 fn same_words(a: &str, b: &str) -> bool {
@@ -413,9 +421,7 @@ pub fn regulatory(input: &Input<'_>, e: &mut Emit<'_>) {
         let k = Key::endpoint(set_id);
         // one cell per indication statement, under its subsection heading; every
         // leaf of the section is read (openFDA splits some subsections off)
-        let mut names: Vec<&str> = input.asset.names.iter().map(String::as_str).collect();
-        names.extend(l.list("/openfda/brand_name").iter().map(|x| x.0));
-        names.extend(l.list("/openfda/generic_name").iter().map(|x| x.0));
+        let names = label_names(input, &l);
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
         let mut stated: Vec<&str> = Vec::new();
         for (text, loc) in l.list("/indications_and_usage") {
