@@ -40,10 +40,29 @@ pub enum Error {
     Arrow(#[from] datafusion::arrow::error::ArrowError),
     #[error("encoding Parquet")]
     Parquet(#[from] datafusion::parquet::errors::ParquetError),
-    #[error("query failed")]
-    Sql(#[from] datafusion::error::DataFusionError),
+    /// Shown by its innermost message only: DataFusion's wrappers repeat it.
+    #[error("query failed: {}", sql_message(.0))]
+    Sql(datafusion::error::DataFusionError),
     #[error("internal error (a bug): {0}")]
     Internal(String),
+}
+
+impl From<datafusion::error::DataFusionError> for Error {
+    fn from(e: datafusion::error::DataFusionError) -> Self {
+        Error::Sql(e)
+    }
+}
+
+/// The message of a DataFusion error's innermost cause, once, on one line.
+pub fn sql_message(e: &datafusion::error::DataFusionError) -> String {
+    use datafusion::error::DataFusionError as E;
+    let text = match e.find_root() {
+        E::SQL(p, _) => p.to_string(),
+        E::SchemaError(s, _) => s.to_string(),
+        E::External(x) => chain(x.as_ref()),
+        root => root.to_string(),
+    };
+    text.replace("\\n", " ").replace('\n', " ")
 }
 
 impl Error {
@@ -58,9 +77,27 @@ pub fn chain(e: &dyn std::error::Error) -> String {
     let mut out = e.to_string();
     let mut cur = e.source();
     while let Some(s) = cur {
-        out.push_str(": ");
-        out.push_str(&s.to_string());
+        // wrappers that repeat their source's message (DataFusion's do) add nothing
+        let text = s.to_string();
+        if !out.contains(text.as_str()) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
         cur = s.source();
+    }
+    out
+}
+
+/// Up to `max` names joined with ", " (then "and N more"), or "none".
+pub fn listing<'a>(names: impl Iterator<Item = &'a String>, max: usize) -> String {
+    let all: Vec<&String> = names.collect();
+    if all.is_empty() {
+        return "none".into();
+    }
+    let shown: Vec<&str> = all.iter().take(max).map(|s| s.as_str()).collect();
+    let mut out = shown.join(", ");
+    if all.len() > max {
+        out.push_str(&format!(" and {} more", all.len() - max));
     }
     out
 }

@@ -622,6 +622,71 @@ fn failed_commands_say_what_to_do_and_leave_nothing_behind() {
     );
 }
 
+/// Each error a new user meets says, on one line and with exit 2, what to do next:
+/// the command or option that fixes it, or the valid names beside the wrong one.
+#[test]
+fn each_error_is_one_line_that_says_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nowhere");
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let demo = dir.path().join("demo");
+    let out = dossier()
+        .args(["--quiet", "--lake", demo.to_str().unwrap(), "demo"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(out.stderr.is_empty(), "--quiet quiets the demo");
+    let l = |p: &Path| p.to_str().unwrap().to_string();
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec![l(&missing), "run".into(), "--all".into()],
+            "no such directory (check --lake",
+        ),
+        (
+            vec![l(&empty), "run".into(), "--all".into()],
+            "has no snapshot yet: run `dossier --lake",
+        ),
+        (
+            vec![l(&demo), "run".into(), "--assets".into(), "nope".into()],
+            "asset \"nope\" is not in the snapshot; it has quorvimab, velantide, zelnorib",
+        ),
+        (
+            vec![l(&demo), "report".into(), "--asset".into(), "nope".into()],
+            "its assets are quorvimab, velantide, zelnorib",
+        ),
+        (
+            vec![l(&demo), "sql".into(), "SELEC 1".into()],
+            "query failed: sql parser error: Expected: an SQL statement, found: SELEC",
+        ),
+        (
+            vec![l(&demo), "sql".into(), "SELECT nope FROM profile".into()],
+            "No field named nope. Valid fields are profile.asset_id",
+        ),
+        (
+            vec![l(&demo), "sql".into(), "SELECT * FROM profiles".into()],
+            "no table or view named profiles (this session has: ",
+        ),
+    ];
+    for (args, says) in cases {
+        let out = dossier().arg("--lake").args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert_eq!(
+            err.trim_end().lines().count(),
+            1,
+            "{args:?}: one line: {err}"
+        );
+        // said once: no wrapper repeats its cause
+        let head: String = says.chars().take(24).collect();
+        assert_eq!(err.matches(head.as_str()).count(), 1, "{args:?}: {err}");
+    }
+    // the demo's help names the lake it writes
+    let help = dossier().args(["demo", "--help"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&help.stdout).contains("./demo-lake for `demo`"));
+}
+
 /// Links are never followed and only regular files are read: a link out of the import
 /// directory, a link loop and a named pipe are skipped and said, and the snapshot is the
 /// one the plain fixtures give (the same id).

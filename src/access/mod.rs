@@ -41,8 +41,12 @@ pub enum AccessError {
         "the view {name} shows a run, and the lake has no finished run: run `dossier run` first"
     )]
     NoRunForView { name: String },
-    #[error("asset {asset} has no cells in run {run}")]
-    NoCells { asset: String, run: String },
+    #[error("asset {asset} has no cells in run {run}; its assets are {known}")]
+    NoCells {
+        asset: String,
+        run: String,
+        known: String,
+    },
     #[error("writing {}", path.display())]
     Write {
         path: PathBuf,

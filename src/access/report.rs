@@ -320,9 +320,24 @@ pub async fn load(
     if let Some(a) = asset
         && !assets.contains_key(a)
     {
+        let all = ctx
+            .sql("SELECT DISTINCT asset_id FROM profile ORDER BY asset_id")
+            .await?
+            .collect()
+            .await?;
+        let mut known = Vec::new();
+        for b in &all {
+            let ids = datafusion::arrow::compute::cast(
+                b.column(0),
+                &datafusion::arrow::datatypes::DataType::Utf8,
+            )?;
+            let ids = datafusion::arrow::array::AsArray::as_string::<i32>(&ids);
+            known.extend(ids.iter().flatten().map(str::to_string));
+        }
         return Err(AccessError::NoCells {
             asset: a.to_string(),
             run: run.run_id.clone(),
+            known: crate::error::listing(known.iter(), 20),
         }
         .into());
     }

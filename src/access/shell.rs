@@ -22,6 +22,7 @@ Statements end with `;` and may span lines. Commands:
   \\timing       show or hide each statement's time
   \\o FILE       write the results to FILE (outside the lake); \\o alone: back to the screen
   \\run          the run the views show (profile, profile_conflicts, efficacy, status_counts)
+  \\r            drop the unfinished statement (commands in the middle of one keep it)
   \\q            quit (or Ctrl-D)
   \\?            this help";
 
@@ -37,6 +38,8 @@ pub enum Input {
     Run,
     Help,
     Quit,
+    /// `\r`: drop the unfinished statement.
+    Reset,
     Unknown(String),
 }
 
@@ -61,6 +64,7 @@ pub fn command(line: &str) -> Input {
         "\\run" => Input::Run,
         "\\?" | "\\h" | "\\help" => Input::Help,
         "\\q" | "\\quit" => Input::Quit,
+        "\\r" | "\\reset" => Input::Reset,
         _ => Input::Unknown(line.to_string()),
     }
 }
@@ -78,8 +82,14 @@ impl Buffer {
     }
 
     pub fn push(&mut self, line: &str) -> Option<Input> {
-        if self.is_empty() && line.trim_start().starts_with('\\') {
-            self.text.clear();
+        // a backslash line is a command, also in the middle of a statement (which it
+        // leaves as it was), but not inside an open quote or comment
+        if line.trim_start().starts_with('\\')
+            && (self.is_empty() || !sql::open_literal(&self.text))
+        {
+            if self.is_empty() {
+                self.text.clear();
+            }
             return Some(command(line.trim()));
         }
         if !self.text.is_empty() {
@@ -110,6 +120,7 @@ impl Session<'_> {
     async fn handle(&mut self, input: Input) -> Result<bool, Error> {
         match input {
             Input::Quit => return Ok(false),
+            Input::Reset => {}
             Input::Help => println!("{HELP}"),
             Input::Unknown(c) => println!("unknown command {c} (\\? lists them)"),
             Input::Timing => {
@@ -130,6 +141,11 @@ impl Session<'_> {
                 None => println!("no run in this lake yet: the views are not defined"),
             },
             Input::Describe(name) => {
+                // the bundle tables are part of the listing, though loaded on first use
+                if !self.bundles {
+                    sql::register_bundles(&self.ctx, self.lake, self.snapshot).await?;
+                    self.bundles = true;
+                }
                 for (n, kind, cols) in sql::describe(&self.ctx, name.as_deref()).await? {
                     if name.is_some() {
                         println!("{kind} {n}");
@@ -227,15 +243,31 @@ pub async fn interactive(
         let Some(input) = buffer.push(&line) else {
             continue;
         };
+        if input == Input::Reset {
+            println!(
+                "{}",
+                if buffer.is_empty() {
+                    "no unfinished statement to drop"
+                } else {
+                    "unfinished statement dropped"
+                }
+            );
+            buffer = Buffer::default();
+            continue;
+        }
         let entry = match &input {
             Input::Sql(text) => text.clone(),
             _ => line.trim().to_string(),
         };
         let _ = editor.add_history_entry(entry.as_str());
+        let command = !matches!(input, Input::Sql(_));
         match session.handle(input).await {
             Ok(true) => {}
             Ok(false) => break,
             Err(e) => println!("error: {}", crate::error::chain(&e)),
+        }
+        if command && !buffer.is_empty() {
+            println!("(the unfinished statement is kept: end it with `;`, or \\r drops it)");
         }
     }
     if let Some(h) = &history
@@ -288,7 +320,16 @@ mod tests {
         assert_eq!(b.push("\\q"), Some(Input::Quit));
         assert_eq!(b.push("\\nope"), Some(Input::Unknown("\\nope".into())));
         assert_eq!(b.push("SELECT"), None);
-        // inside a statement a backslash is text
+        // a command in the middle of a statement runs and leaves the statement as it was
+        assert_eq!(b.push("\\d"), Some(Input::Describe(None)));
+        assert_eq!(b.push("\\q"), Some(Input::Quit));
+        assert!(!b.is_empty());
+        // a backslash that does not start the line is text
         assert!(matches!(b.push("'\\d';"), Some(Input::Sql(t)) if t == "SELECT\n'\\d';"));
+        // inside an open string literal a backslash line is text too
+        assert_eq!(b.push("SELECT 'a"), None);
+        assert_eq!(b.push("\\q"), None);
+        assert!(matches!(b.push("';"), Some(Input::Sql(t)) if t == "SELECT 'a\n\\q\n';"));
+        assert_eq!(b.push("\\r"), Some(Input::Reset));
     }
 }

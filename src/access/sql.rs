@@ -341,6 +341,12 @@ pub fn complete(text: &str) -> bool {
     }
 }
 
+/// Whether the text typed so far ends inside an open quote or comment (it does not
+/// tokenize), where a backslash is text.
+pub fn open_literal(text: &str) -> bool {
+    Tokenizer::new(&GenericDialect {}, text).tokenize().is_err()
+}
+
 /// Who issued a statement, and so what it may do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Guard {

@@ -29,9 +29,10 @@ where
     about = "Drug-asset profiles an analyst can trust cell by cell"
 )]
 pub struct Cli {
-    /// The lake: a directory, file://, memory://, s3://, gs:// or az:// URL.
-    #[arg(long, global = true, env = "DOSSIER_LAKE", default_value = "./lake")]
-    pub lake: String,
+    /// The lake: a directory, file://, memory://, s3://, gs:// or az:// URL [default:
+    /// ./lake, and ./demo-lake for `demo`].
+    #[arg(long, global = true, env = "DOSSIER_LAKE")]
+    pub lake: Option<String>,
     /// No summary on stderr.
     #[arg(long, short, global = true)]
     pub quiet: bool,

@@ -79,7 +79,7 @@ pub async fn execute(plan: Plan) -> anyhow::Result<ExitCode> {
             ranks,
             out,
         } => rules(quiet, &accepted, &empty, &ranks, &out).await,
-        Job::Demo { fixtures, lake_dir } => run_demo(fixtures.as_deref(), &lake_dir).await,
+        Job::Demo { fixtures, lake_dir } => run_demo(quiet, fixtures.as_deref(), &lake_dir).await,
     }
 }
 
@@ -340,14 +340,20 @@ async fn rules(
     Ok(ExitCode::SUCCESS)
 }
 
-async fn run_demo(fixtures: Option<&Path>, lake_dir: &PathBuf) -> anyhow::Result<ExitCode> {
+async fn run_demo(
+    quiet: bool,
+    fixtures: Option<&Path>,
+    lake_dir: &PathBuf,
+) -> anyhow::Result<ExitCode> {
     let (out, run) = demo::run(fixtures, lake_dir).await?;
-    eprint!("{out}{run}");
     println!("{}", out.id);
-    eprint!(
-        "{}",
-        demo_next_steps(lake_dir, out.id.as_str(), &run.run_id)
-    );
+    if !quiet {
+        eprint!("{out}{run}");
+        eprint!(
+            "{}",
+            demo_next_steps(lake_dir, out.id.as_str(), &run.run_id)
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -99,6 +99,7 @@ pub enum Job {
 
 /// The default lake of every command but `demo`, which writes `./demo-lake` instead.
 const DEFAULT_LAKE: &str = "./lake";
+const DEMO_LAKE: &str = "./demo-lake";
 
 /// `--snapshot`: `latest` or a whole snapshot id, checked the same way for every command.
 fn snapshot_ref(s: String) -> anyhow::Result<String> {
@@ -265,15 +266,11 @@ pub fn plan(cli: Cli) -> anyhow::Result<Plan> {
         },
         Command::Demo { fixtures } => Job::Demo {
             fixtures,
-            lake_dir: PathBuf::from(if cli.lake == DEFAULT_LAKE {
-                "./demo-lake"
-            } else {
-                cli.lake.as_str()
-            }),
+            lake_dir: PathBuf::from(cli.lake.as_deref().unwrap_or(DEMO_LAKE)),
         },
     };
     Ok(Plan {
-        lake: cli.lake,
+        lake: cli.lake.unwrap_or_else(|| DEFAULT_LAKE.to_string()),
         quiet: cli.quiet,
         job,
     })

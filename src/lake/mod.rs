@@ -119,7 +119,7 @@ impl Lake {
         if local && !std::path::Path::new(url).is_dir() {
             return Err(LakeError::Open {
                 url: url.to_string(),
-                message: "no such directory".into(),
+                message: "no such directory (check --lake or DOSSIER_LAKE; `dossier snapshot` or `dossier demo` creates a lake)".into(),
             });
         }
         Lake::open(url)

@@ -32,7 +32,7 @@ fn asset_filter(assets: &[String]) -> Result<String, Error> {
     let mut list = Vec::with_capacity(assets.len());
     for a in assets {
         let id = crate::domain::AssetId::try_from(a.clone())
-            .map_err(|_| super::RunError::UnknownAsset(a.clone()))?;
+            .map_err(|_| super::RunError::BadAssetId(a.clone()))?;
         list.push(format!("'{}'", id.as_str()));
     }
     Ok(format!(" AND asset_id IN ({})", list.join(", ")))
@@ -134,7 +134,7 @@ mod tests {
         let e = super::between(&lake, "r1", "r2", &["a') OR ('1".into()])
             .await
             .unwrap_err();
-        assert!(e.to_string().contains("not in the snapshot"), "{e}");
+        assert!(e.to_string().contains("is not an asset id"), "{e}");
     }
 
     #[test]

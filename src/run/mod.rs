@@ -190,10 +190,22 @@ pub struct RunOutcome {
 
 pub const RUN_FORMAT: &str = "dossier.run.v1";
 
+impl RunError {
+    /// An asset that is not among `known`, with the known ones listed (at most 20).
+    pub fn unknown_asset<'a>(asset: &str, known: impl Iterator<Item = &'a String>) -> RunError {
+        RunError::UnknownAsset {
+            asset: asset.to_string(),
+            known: crate::error::listing(known, 20),
+        }
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
-    #[error("asset {0:?} is not in the snapshot")]
-    UnknownAsset(String),
+    #[error("asset {asset:?} is not in the snapshot; it has {known}")]
+    UnknownAsset { asset: String, known: String },
+    #[error("{0:?} is not an asset id: ids use a-z, 0-9, '-' and '_'")]
+    BadAssetId(String),
     #[error("asset {0:?} is not in the portfolio")]
     NotInPortfolio(String),
     #[error(
@@ -306,7 +318,7 @@ async fn pin(lake: &Lake, opts: &Options) -> Result<Pinned, Error> {
         .iter()
         .find(|a| !manifest.assets.contains_key(*a))
     {
-        return Err(RunError::UnknownAsset(a.clone()).into());
+        return Err(RunError::unknown_asset(a, manifest.assets.keys()).into());
     }
     let model = match (opts.reasoner, &opts.llm) {
         (Reasoner::Llm, Some(cfg)) => Some(cfg.model.clone()),

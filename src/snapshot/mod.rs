@@ -33,6 +33,10 @@ pub const LATEST_KEY: &str = "snapshots/latest";
 
 #[derive(Debug, thiserror::Error)]
 pub enum SnapshotError {
+    #[error(
+        "lake {lake} has no snapshot yet: run `dossier --lake {lake} snapshot --portfolio FILE --import DIR` (or `dossier demo --lake {lake}`) first"
+    )]
+    NoSnapshot { lake: String },
     #[error("{what}: {message}")]
     BadId { what: &'static str, message: String },
     #[error("{key}: not a snapshot manifest")]
@@ -216,7 +220,15 @@ pub async fn read_bundle(
 /// Reads and verifies a manifest by id, or `latest`.
 pub async fn load(lake: &Lake, id_or_latest: &str) -> Result<(Hash256, SnapshotManifest), Error> {
     let id = if id_or_latest == "latest" {
-        let raw = lake.get(LATEST_KEY).await?;
+        let raw = match lake.get(LATEST_KEY).await {
+            Err(crate::lake::LakeError::NotFound { .. }) => {
+                return Err(SnapshotError::NoSnapshot {
+                    lake: lake.url.clone(),
+                }
+                .into());
+            }
+            other => other?,
+        };
         Hash256::try_from(String::from_utf8_lossy(&raw).trim().to_string()).map_err(|e| {
             SnapshotError::BadId {
                 what: LATEST_KEY,

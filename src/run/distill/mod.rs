@@ -118,7 +118,7 @@ pub async fn run(
 ) -> Result<Vec<(Vec<Distilled>, AssetStats)>, Error> {
     let (_, manifest) = crate::snapshot::load(lake, snapshot_ref).await?;
     if let Some(a) = assets.iter().find(|a| !manifest.assets.contains_key(*a)) {
-        return Err(crate::run::RunError::UnknownAsset(a.clone()).into());
+        return Err(crate::run::RunError::unknown_asset(a, manifest.assets.keys()).into());
     }
     let mut out = Vec::new();
     for (asset, entry) in &manifest.assets {
