@@ -14,10 +14,6 @@ use serde_json::Value;
 mod common;
 use common::*;
 
-fn s<'a>(row: &'a Value, k: &str) -> &'a str {
-    row[k].as_str().unwrap_or("")
-}
-
 /// `dossier run` on the lake's latest snapshot under a run id.
 fn run(lake: &Path, run_id: &str) {
     let out = succeeds(lake, &["run", "--run-id", run_id]);

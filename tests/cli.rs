@@ -349,8 +349,7 @@ fn a_tampered_bundle_is_refused_with_exit_2_naming_the_object() {
 #[test]
 fn sql_formats_csv_and_table() {
     let lake = fixture_snapshot();
-    let q =
-        "SELECT record_key, cutoff_date FROM catalog WHERE family = 'ctgov' ORDER BY record_key";
+    let q = "SELECT DISTINCT record_key, cutoff_date FROM catalog WHERE family = 'ctgov' ORDER BY record_key";
     let csv = sql(lake.path(), &[q, "--format", "csv"]);
     assert_eq!(
         String::from_utf8_lossy(&csv.stdout),
@@ -685,6 +684,57 @@ fn each_error_is_one_line_that_says_what_to_do() {
     // the demo's help names the lake it writes
     let help = dossier().args(["demo", "--help"]).output().unwrap();
     assert!(String::from_utf8_lossy(&help.stdout).contains("./demo-lake for `demo`"));
+}
+
+/// A failed request recorded in the import directory (`fetch_failures.json`, as a live
+/// night saves it) makes its family `fetch_failed` with the error, in the manifest, the
+/// catalog and the cells; one naming an asset outside the portfolio is refused.
+#[test]
+fn recorded_fetch_failures_are_imported_as_failed_families() {
+    let lake = fixture_snapshot();
+    let fams = sql_json(
+        lake.path(),
+        "SELECT asset_id, family, status, detail FROM asset_families WHERE status = 'fetch_failed'",
+    );
+    assert_eq!(fams.len(), 1, "{fams:?}");
+    assert_eq!(
+        (s(&fams[0], "asset_id"), s(&fams[0], "family")),
+        ("velantide", "fda_label")
+    );
+    assert!(s(&fams[0], "detail").contains("HTTP 503"), "{fams:?}");
+    let failed = sql_json(
+        lake.path(),
+        "SELECT url, error FROM catalog WHERE fetch_status = 'fetch_failed'",
+    );
+    assert_eq!(failed.len(), 1);
+    assert!(s(&failed[0], "url").starts_with("https://api.fda.gov/drug/label.json"));
+
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let work = tempfile::tempdir().unwrap();
+    copy_dir(&fixtures, work.path());
+    std::fs::write(
+        work.path().join("import/fetch_failures.json"),
+        r#"[{"asset": "nobody", "family": "sec", "url": "https://x.example/", "error": "timeout"}]"#,
+    )
+    .unwrap();
+    let out = dossier()
+        .args([
+            "--lake",
+            work.path().join("lake").to_str().unwrap(),
+            "snapshot",
+        ])
+        .arg("--portfolio")
+        .arg(work.path().join("portfolio.toml"))
+        .arg("--import")
+        .arg(work.path().join("import"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("fetch_failures.json: asset \"nobody\" is not in the portfolio"),
+        "{err}"
+    );
 }
 
 /// Links are never followed and only regular files are read: a link out of the import
@@ -1256,6 +1306,8 @@ fn diffs_and_cell_changes_say_what_changed_overnight() {
     let lake = work.path().join("lake");
     let portfolio = work.path().join("portfolio.toml");
     let import = work.path().join("import");
+    // one copy of the zelnorib study, so the night's edits are the only changes
+    std::fs::remove_file(import.join("ctgov/NCT09000001_zelnorib_ph3_second_copy.json")).unwrap();
     let night = |run: &str| {
         snapshot(&lake, &portfolio, &import);
         succeeds(&lake, &["run", "--snapshot", "latest", "--run-id", run]);

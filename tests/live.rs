@@ -910,6 +910,15 @@ async fn formats_follow_the_response_not_the_url() {
         imported["assets"]["quorvimab"]["bundle"].as_str().unwrap(),
         out.manifest.assets["quorvimab"].bundle.as_str()
     );
+    // and its failures too: the saved night's failed request reads fetch_failed again
+    assert!(saved.join("fetch_failures.json").is_file());
+    let epi = &imported["assets"]["velantide"]["families"]["epi"];
+    assert_eq!(epi["status"], "fetch_failed", "{epi}");
+    assert_eq!(epi["detail"].as_str(), Some(v.detail.as_str()));
+    assert_eq!(
+        imported["fetch_failures"].as_array().unwrap().len(),
+        out.manifest.fetch_failures.len()
+    );
 }
 
 /// The (family, record key, content) of every record of a snapshot.

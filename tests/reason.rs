@@ -18,10 +18,6 @@ fn run(lake: &Path, args: &[&str]) -> String {
     run_err(lake, args).0
 }
 
-fn s<'a>(row: &'a Value, k: &str) -> &'a str {
-    row[k].as_str().unwrap_or("")
-}
-
 /// The files of a run's tables, by key.
 fn table_files(lake: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut out = BTreeMap::new();
@@ -65,8 +61,9 @@ fn every_field_of_every_fixture_asset_gets_a_status_and_accepted_claims_reverify
             .entry(s(c, "asset_id"))
             .or_default()
             .insert(s(c, "field"));
-        // A value cell carries its evidence; an empty cell says why.
-        if s(c, "status") == "value" {
+        // A value cell (and each value of a conflicting one) carries its evidence; an
+        // empty cell says why.
+        if matches!(s(c, "status"), "value" | "conflicting") {
             assert!(
                 !s(c, "value").is_empty() && !s(c, "label").is_empty(),
                 "{c}"
@@ -121,24 +118,33 @@ fn every_field_of_every_fixture_asset_gets_a_status_and_accepted_claims_reverify
     );
     assert_eq!(
         status("velantide", "regulatory.boxed_warning"),
-        ["source_empty".to_string()].into()
+        ["fetch_failed".to_string()].into()
     );
 
-    // zelnorib's primary endpoint: each arm's value in its own cell.
-    let mmr: BTreeMap<String, String> = cells
+    // zelnorib's primary endpoint: each arm's value in its own cell; the two copies of
+    // the study at one cutoff disagree on imatinib's, so both of its values stand
+    let mmr: BTreeSet<(String, String, String)> = cells
         .iter()
         .filter(|c| {
             s(c, "asset_id") == "zelnorib"
                 && s(c, "field") == "efficacy.value"
                 && s(c, "endpoint").contains("Major Molecular Response")
         })
-        .map(|c| (s(c, "arm").to_string(), s(c, "value").to_string()))
+        .map(|c| {
+            (
+                s(c, "arm").to_string(),
+                s(c, "value").to_string(),
+                s(c, "status").to_string(),
+            )
+        })
         .collect();
+    let row = |a: &str, v: &str, st: &str| (a.to_string(), v.to_string(), st.to_string());
     assert_eq!(
         mmr,
         [
-            ("Zelnorib".into(), "67.5".into()),
-            ("Imatinib".into(), "49.0".into())
+            row("Zelnorib", "67.5", "value"),
+            row("Imatinib", "49.0", "conflicting"),
+            row("Imatinib", "48.1", "conflicting"),
         ]
         .into()
     );
@@ -1103,6 +1109,11 @@ fn a_study_with_results_but_no_posted_date_says_so() {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&fixtures.join("import"), dir.path());
+    std::fs::remove_file(
+        dir.path()
+            .join("ctgov/NCT09000001_zelnorib_ph3_second_copy.json"),
+    )
+    .unwrap();
     let study = dir.path().join("ctgov/NCT09000001_zelnorib_ph3.json");
     let text = std::fs::read_to_string(&study).unwrap();
     let cut = text.replace(

@@ -26,7 +26,8 @@ use crate::snapshot::import::Imported;
 use std::collections::BTreeMap;
 
 use crate::domain::Portfolio;
-use crate::domain::{Family, Hash256};
+use crate::domain::{Family, FamilyStatus, Hash256};
+use crate::lake::manifest::FetchFailure;
 use crate::lake::tables;
 
 pub const LATEST_KEY: &str = "snapshots/latest";
@@ -116,7 +117,7 @@ pub fn build(
         );
         blobs.push(bytes);
     }
-    let manifest = SnapshotManifest {
+    let mut manifest = SnapshotManifest {
         format: FORMAT.to_string(),
         mode: mode.to_string(),
         portfolio: portfolio.clone(),
@@ -126,8 +127,35 @@ pub fn build(
         fetch_failures: Vec::new(),
         capped_searches: Vec::new(),
     };
+    mark_failures(&mut manifest, &imported.fetch_failures);
     blobs.push(sources);
     Ok((manifest, blobs))
+}
+
+/// Keeps the failed requests in the manifest and marks each (asset, family) they hit
+/// `fetch_failed`: the first error and how many more, and the records still kept.
+pub fn mark_failures(manifest: &mut SnapshotManifest, failures: &[FetchFailure]) {
+    let mut failed: BTreeMap<(&str, Family), Vec<&FetchFailure>> = BTreeMap::new();
+    for f in failures {
+        failed.entry((&f.asset, f.family)).or_default().push(f);
+    }
+    for ((asset, family), fs) in failed {
+        if let Some(entry) = manifest.assets.get_mut(asset)
+            && let Some(o) = entry.families.get_mut(&family)
+        {
+            o.status = FamilyStatus::FetchFailed;
+            let more = match fs.len() {
+                1 => String::new(),
+                2 => "; 1 more failed request (see fetch_failures)".to_string(),
+                n => format!("; {} more failed requests (see fetch_failures)", n - 1),
+            };
+            o.detail = format!(
+                "fetch failed: {} ({} records kept){more}",
+                fs[0].error, o.records
+            );
+        }
+    }
+    manifest.fetch_failures = failures.to_vec();
 }
 
 /// `dossier snapshot --import DIR`.

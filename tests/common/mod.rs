@@ -44,6 +44,11 @@ pub fn dossier() -> Command {
 }
 
 /// `dossier --lake LAKE ARGS...`, which must succeed; its stdout.
+/// A text column of a JSON row, "" when absent or not text.
+pub fn s<'a>(row: &'a Value, k: &str) -> &'a str {
+    row[k].as_str().unwrap_or("")
+}
+
 pub fn succeeds(lake: &Path, args: &[&str]) -> String {
     let out = dossier()
         .args(["--lake", lake.to_str().unwrap()])

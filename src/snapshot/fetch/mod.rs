@@ -1052,7 +1052,7 @@ pub async fn snapshot_live(
     // the same URL fetched for two assets is one file
     files.sort_by(|a, b| a.rel.cmp(&b.rel));
     if let Some(dir) = save {
-        save_responses(dir, &files)?;
+        save_responses(dir, &files, &failures)?;
     }
     let raw_bytes: u64 = files.iter().map(|f| f.bytes.len() as u64).sum();
     let n_files = files.len();
@@ -1117,26 +1117,7 @@ fn say_what_was_not_got(
     capped: &[CappedSearch],
     skip: &[Family],
 ) {
-    let mut failed: BTreeMap<(&str, Family), Vec<&FetchFailure>> = BTreeMap::new();
-    for f in failures {
-        failed.entry((&f.asset, f.family)).or_default().push(f);
-    }
-    for ((asset, family), fs) in failed {
-        if let Some(entry) = manifest.assets.get_mut(asset)
-            && let Some(o) = entry.families.get_mut(&family)
-        {
-            o.status = FamilyStatus::FetchFailed;
-            let more = match fs.len() {
-                1 => String::new(),
-                2 => "; 1 more failed request (see fetch_failures)".to_string(),
-                n => format!("; {} more failed requests (see fetch_failures)", n - 1),
-            };
-            o.detail = format!(
-                "fetch failed: {} ({} records kept){more}",
-                fs[0].error, o.records
-            );
-        }
-    }
+    crate::snapshot::mark_failures(manifest, failures);
     for entry in manifest.assets.values_mut() {
         for family in skip {
             if let Some(o) = entry.families.get_mut(family) {
@@ -1163,11 +1144,28 @@ fn say_what_was_not_got(
 }
 
 /// Writes responses as an import directory, with sidecars for their URL and retrieval time.
-fn save_responses(dir: &Path, files: &[ImportFile]) -> Result<(), Error> {
+fn save_responses(
+    dir: &Path,
+    files: &[ImportFile],
+    failures: &[FetchFailure],
+) -> Result<(), Error> {
     let io = |p: &Path, source: std::io::Error| LiveError::SaveResponses {
         path: p.to_owned(),
         source,
     };
+    // the failed requests too, so an import of the saved night reads as that night did
+    std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    let listed = dir.join(import::FETCH_FAILURES_FILE);
+    if failures.is_empty() {
+        match std::fs::remove_file(&listed) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(&listed, e).into()),
+            _ => {}
+        }
+    } else {
+        let text =
+            serde_json::to_vec_pretty(failures).map_err(|e| Error::Internal(e.to_string()))?;
+        std::fs::write(&listed, text).map_err(|e| io(&listed, e))?;
+    }
     for f in files {
         let path = dir.join(&f.rel);
         if let Some(parent) = path.parent() {

@@ -25,6 +25,11 @@ pub const MAX_FILE_BYTES: u64 = 1 << 30;
 /// Sidecar files: `<file>.source.toml` next to the file they describe.
 pub const SIDECAR_SUFFIX: &str = ".source.toml";
 
+/// The requests a live night could not fetch, at the top of an import directory (as
+/// `snapshot --live --save-responses` writes them): a JSON array of `{asset, family, url,
+/// error}`. Their families read `fetch_failed`, as in the live snapshot they came from.
+pub const FETCH_FAILURES_FILE: &str = "fetch_failures.json";
+
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
     #[error("listing import directory {path}")]
@@ -71,6 +76,8 @@ pub enum ImportError {
     },
     #[error("{file}: {size} bytes is over the limit of {limit} bytes per file")]
     TooLarge { file: String, size: u64, limit: u64 },
+    #[error("{file}: {message}")]
+    FetchFailures { file: String, message: String },
     #[error("{dir}: no source files found under any family folder")]
     Empty { dir: PathBuf },
 }
@@ -108,6 +115,8 @@ fn unreadable(kind: std::fs::FileType) -> Option<&'static str> {
 #[derive(Debug, Default)]
 pub struct Imported {
     pub records: Vec<Record>,
+    /// Requests recorded as failed (`fetch_failures.json`), sorted.
+    pub fetch_failures: Vec<crate::lake::manifest::FetchFailure>,
     pub unplaced: Vec<Unplaced>,
     /// Entries of the import directory that were not read, with why.
     pub skipped: Vec<Skipped>,
@@ -233,8 +242,58 @@ pub fn import_dir(dir: &Path, portfolio: &Portfolio) -> Result<Imported, ImportE
     let mut imported = assemble(ok, bytes_read, files);
     skipped.sort_by(|a, b| a.path.cmp(&b.path));
     imported.skipped = skipped;
+    imported.fetch_failures = read_fetch_failures(dir, portfolio)?;
     Ok(imported)
 }
+
+/// Reads `fetch_failures.json` when the directory has one: each failure must name an
+/// asset of the portfolio and a family, and its error is kept on one line.
+fn read_fetch_failures(
+    dir: &Path,
+    portfolio: &Portfolio,
+) -> Result<Vec<crate::lake::manifest::FetchFailure>, ImportError> {
+    let path = dir.join(FETCH_FAILURES_FILE);
+    let bad = |message: String| ImportError::FetchFailures {
+        file: FETCH_FAILURES_FILE.to_string(),
+        message,
+    };
+    let Ok(meta) = std::fs::symlink_metadata(&path) else {
+        return Ok(Vec::new());
+    };
+    if !meta.is_file() {
+        return Ok(Vec::new());
+    }
+    if meta.len() > MAX_FETCH_FAILURES_BYTES {
+        return Err(bad(format!(
+            "{} bytes is over the limit of {MAX_FETCH_FAILURES_BYTES}",
+            meta.len()
+        )));
+    }
+    let bytes = std::fs::read(&path).map_err(|source| ImportError::Read {
+        path: path.clone(),
+        source,
+    })?;
+    let mut failures: Vec<crate::lake::manifest::FetchFailure> =
+        serde_json::from_slice(&bytes).map_err(|e| bad(one_line(&e.to_string())))?;
+    for f in &mut failures {
+        if !portfolio.asset.iter().any(|a| a.id.as_str() == f.asset) {
+            return Err(bad(format!(
+                "asset {:?} is not in the portfolio",
+                one_line(&f.asset)
+            )));
+        }
+        f.error = one_line(&f.error);
+        f.url = one_line(&f.url);
+    }
+    failures.sort_by(|a, b| {
+        (&a.asset, a.family, &a.url, &a.error).cmp(&(&b.asset, b.family, &b.url, &b.error))
+    });
+    failures.dedup();
+    Ok(failures)
+}
+
+/// A failure list is a few lines per request; anything this large is not one.
+const MAX_FETCH_FAILURES_BYTES: u64 = 16 << 20;
 
 /// Gathers parsed files into the import: records sorted by family, key and content,
 /// the same bytes from two files kept once, unplaced files with their reason.
@@ -301,6 +360,9 @@ fn list_files(
         let kind = entry.file_type().map_err(list_err)?;
         if let Some(reason) = unreadable(kind) {
             skipped.push(Skipped { path, reason });
+            continue;
+        }
+        if name == FETCH_FAILURES_FILE && kind.is_file() {
             continue;
         }
         if !kind.is_dir() {
