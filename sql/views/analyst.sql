@@ -22,7 +22,9 @@ SELECT x.asset_id, x.field, x.endpoint, x.population, x.arm, x.resolution,
        w.url AS winner_url,
        x.other_value, x.other_unit, x.other_family, x.other_cutoff,
        o.url AS other_url,
-       x.winner_source_id, x.other_source_id, x.run_id
+       x.winner_source_id, x.other_source_id, x.run_id,
+       w.title AS winner_title, w.retrieved_at AS winner_retrieved_at,
+       o.title AS other_title, o.retrieved_at AS other_retrieved_at
 FROM conflicts x
 JOIN current_run r ON r.run_id = x.run_id
 LEFT JOIN catalog w ON w.snapshot_id = r.snapshot_id AND w.source_id = x.winner_source_id

@@ -19,6 +19,8 @@ pub struct ArmCell {
     pub spread: Option<String>,
     /// Participants behind the value: the class's own count, else the outcome's.
     pub n: Option<String>,
+    /// Sources disagree: `value` holds every surviving value, ` / `-joined.
+    pub conflicting: bool,
 }
 
 /// One population of an outcome, with a cell per arm.
@@ -142,8 +144,18 @@ fn outcome(endpoint: &str, cells: &[&Cell]) -> Outcome {
             .iter()
             .map(|arm| {
                 let v = get(cells, "efficacy.value", &pop, arm)?;
+                let all: Vec<String> = cells
+                    .iter()
+                    .filter(|c| {
+                        c.field == "efficacy.value"
+                            && c.population.as_deref().unwrap_or("") == pop
+                            && c.arm.as_deref().unwrap_or("") == arm
+                    })
+                    .filter_map(|c| c.value.clone())
+                    .collect();
                 Some(ArmCell {
-                    value: v.value.clone().unwrap_or_default(),
+                    conflicting: all.len() > 1 || v.status == "conflicting",
+                    value: all.join(" / "),
                     unit: v.unit.clone().unwrap_or_default(),
                     spread: spread(cells, &pop, arm),
                     n: val(get(cells, "efficacy.analyzed", &pop, arm))
@@ -270,6 +282,9 @@ pub fn outcome_html(o: &Outcome) -> Markup {
                             td {
                                 @if let Some(c) = c {
                                     span class="value" { (c.value) } " " (c.unit)
+                                    @if c.conflicting {
+                                        " " a class="badge status-conflicting" href="#conflicts" title="the sources disagree: see both in Conflicts" { "Sources disagree" }
+                                    }
                                     @if let Some(s) = &c.spread { div class="detail" { (s) } }
                                     @if let Some(n) = &c.n { div class="detail" { "n = " (n) } }
                                 }
@@ -308,6 +323,9 @@ pub fn outcome_md(o: &Outcome, esc: impl Fn(&str) -> String) -> String {
         for c in &r.arms {
             let text = c.as_ref().map_or(String::new(), |c| {
                 let mut t = format!("{} {}", c.value, c.unit);
+                if c.conflicting {
+                    t.push_str(" (sources disagree)");
+                }
                 if let Some(x) = &c.spread {
                     t.push_str(&format!("; {x}"));
                 }

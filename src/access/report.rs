@@ -14,6 +14,7 @@ use maud::{DOCTYPE, Markup, PreEscaped, html};
 use crate::Error;
 use crate::access::AccessError;
 use crate::access::comparison;
+use crate::access::present::{self, value_of};
 use crate::access::sql::RunRow;
 use crate::lake::tables::{CellChangeRow, ClaimRow, ProfileConflictRow, ProfileRow, Table};
 use crate::run::profile;
@@ -49,6 +50,9 @@ pub struct Side {
     pub url: Option<String>,
     pub source_id: Option<String>,
     pub quote: Option<String>,
+    /// The cited record's title and retrieval time, from the catalog.
+    pub title: Option<String>,
+    pub retrieved_at: Option<String>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -72,6 +76,20 @@ pub struct AssetPage {
     pub changes: BTreeMap<CellKey, CellChangeRow>,
     /// "since run R, DATE" when there are changes.
     pub since: String,
+    /// The asset's accepted claims by id: the inputs that derived and inferred cells
+    /// name.
+    pub claims: BTreeMap<String, ClaimRow>,
+    /// Title, URL and retrieval time of the records those inputs cite.
+    pub sources: BTreeMap<String, SourceRef>,
+}
+
+/// A catalog record as a citation shows it.
+#[derive(Clone, Debug, Default)]
+pub struct SourceRef {
+    pub title: Option<String>,
+    pub url: Option<String>,
+    pub retrieved_at: Option<String>,
+    pub family: Option<String>,
 }
 
 /// A cell's place in its asset's profile: field, endpoint, population, arm.
@@ -203,12 +221,22 @@ pub async fn load(
         .filter(col("accepted").eq(lit(true)))?
         .collect()
         .await?;
+    let mut by_asset: BTreeMap<String, BTreeMap<String, ClaimRow>> = BTreeMap::new();
     for c in ClaimRow::from_batches(&claims)? {
-        if let (Some(src), Some(q)) = (c.source_id, c.quote.filter(|q| !q.is_empty())) {
+        if let (Some(src), Some(q)) = (&c.source_id, c.quote.as_ref().filter(|q| !q.is_empty())) {
             quotes
-                .entry((c.asset_id, c.field, src, c.value))
-                .or_insert(q);
+                .entry((
+                    c.asset_id.clone(),
+                    c.field.clone(),
+                    src.clone(),
+                    c.value.clone(),
+                ))
+                .or_insert(q.clone());
         }
+        by_asset
+            .entry(c.asset_id.clone())
+            .or_default()
+            .insert(c.claim_id.clone(), c);
     }
     for r in ProfileConflictRow::from_batches(&filtered("profile_conflicts").await?)? {
         let quote = |src: &Option<String>, v: &Option<String>| {
@@ -230,6 +258,8 @@ pub async fn load(
                 cutoff: r.winner_cutoff.clone(),
                 url: r.winner_url.clone(),
                 source_id: r.winner_source_id.clone(),
+                title: r.winner_title.clone(),
+                retrieved_at: r.winner_retrieved_at.clone(),
             },
             other: Side {
                 quote: quote(&r.other_source_id, &r.other_value),
@@ -239,6 +269,8 @@ pub async fn load(
                 cutoff: r.other_cutoff.clone(),
                 url: r.other_url.clone(),
                 source_id: r.other_source_id.clone(),
+                title: r.other_title.clone(),
+                retrieved_at: r.other_retrieved_at.clone(),
             },
             field: r.field,
             endpoint: r.endpoint,
@@ -251,6 +283,55 @@ pub async fn load(
             .or_default()
             .conflicts
             .push(conflict);
+    }
+    // the inputs of derived and inferred cells, and the records they cite
+    let mut wanted: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (asset, page) in assets.iter_mut() {
+        let Some(claims) = by_asset.remove(asset) else {
+            continue;
+        };
+        for c in &page.cells {
+            let Some(claim) = c.claim_id.as_ref().and_then(|id| claims.get(id)) else {
+                continue;
+            };
+            for input in input_ids(claim) {
+                if let Some(src) = claims.get(input).and_then(|i| i.source_id.clone()) {
+                    wanted.entry(src).or_default().push(asset.clone());
+                }
+            }
+        }
+        page.claims = claims;
+    }
+    if !wanted.is_empty() {
+        let df = ctx
+            .table("catalog")
+            .await?
+            .filter(col("snapshot_id").eq(lit(run.snapshot_id.clone())))?
+            .select_columns(&["source_id", "title", "url", "retrieved_at", "family"])?
+            .collect()
+            .await?;
+        for b in &df {
+            let cols: Vec<Vec<Option<String>>> = (0..5)
+                .map(|i| strings(b.column(i)))
+                .collect::<Result<_, Error>>()?;
+            for row in 0..b.num_rows() {
+                let Some(id) = &cols[0][row] else { continue };
+                let Some(pages) = wanted.get(id) else {
+                    continue;
+                };
+                let src = SourceRef {
+                    title: cols[1][row].clone(),
+                    url: cols[2][row].clone(),
+                    retrieved_at: cols[3][row].clone(),
+                    family: cols[4][row].clone(),
+                };
+                for a in pages {
+                    if let Some(page) = assets.get_mut(a) {
+                        page.sources.insert(id.clone(), src.clone());
+                    }
+                }
+            }
+        }
     }
     for page in assets.values_mut() {
         page.cells.sort_by(|a, b| {
@@ -327,12 +408,7 @@ pub async fn load(
             .await?;
         let mut known = Vec::new();
         for b in &all {
-            let ids = datafusion::arrow::compute::cast(
-                b.column(0),
-                &datafusion::arrow::datatypes::DataType::Utf8,
-            )?;
-            let ids = datafusion::arrow::array::AsArray::as_string::<i32>(&ids);
-            known.extend(ids.iter().flatten().map(str::to_string));
+            known.extend(strings(b.column(0))?.into_iter().flatten());
         }
         return Err(AccessError::NoCells {
             asset: a.to_string(),
@@ -352,6 +428,23 @@ pub async fn load(
     })
 }
 
+/// A text column of any string encoding (plain, view, dictionary) as owned strings.
+fn strings(a: &datafusion::arrow::array::ArrayRef) -> Result<Vec<Option<String>>, Error> {
+    let a = datafusion::arrow::compute::cast(a, &datafusion::arrow::datatypes::DataType::Utf8)?;
+    let a = datafusion::arrow::array::AsArray::as_string::<i32>(&a);
+    Ok(a.iter().map(|v| v.map(str::to_string)).collect())
+}
+
+/// The claim ids a derived, inferred or modeled claim names as its inputs.
+pub fn input_ids(c: &ClaimRow) -> impl Iterator<Item = &str> {
+    c.inputs
+        .as_deref()
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
 fn key_of(endpoint: &Option<String>, population: &Option<String>, arm: &Option<String>) -> String {
     [endpoint, population, arm]
         .iter()
@@ -363,14 +456,6 @@ fn key_of(endpoint: &Option<String>, population: &Option<String>, arm: &Option<S
 /// A field without its section (the page groups cells by section already).
 fn short_field(field: &str) -> &str {
     field.split_once('.').map_or(field, |(_, f)| f)
-}
-
-fn value_of(value: &Option<String>, unit: &Option<String>) -> String {
-    match (value, unit) {
-        (Some(v), Some(u)) => format!("{v} {u}"),
-        (Some(v), None) => v.clone(),
-        _ => String::new(),
-    }
 }
 
 /// What a changed cell was, in words: `47.2 % → 48.0 %`, `not yet published → 68.1 %`.
@@ -436,7 +521,7 @@ fn counts(page: &AssetPage) -> BTreeMap<&'static str, usize> {
 
 /// The earliest and latest retrieval dates of the sources a page cites.
 fn retrieval_span<'a>(dates: impl Iterator<Item = &'a str>) -> Option<(String, String)> {
-    let mut all: Vec<&str> = dates.collect();
+    let mut all: Vec<String> = dates.filter_map(present::day).collect();
     all.sort();
     Some((all.first()?.to_string(), all.last()?.to_string()))
 }
@@ -456,6 +541,10 @@ border-left:3px solid #b8c2cc;color:#39434d;white-space:pre-wrap;overflow-wrap:a
 .side{border:1px solid #d8dee4;border-radius:.4rem;padding:.5rem .7rem}.winner{border-color:#58a06b}
 table.comparison caption{text-align:left;font-weight:600;padding:.3rem 0}tr.analysis td{background:#f8f9fb}
 figure.forest{margin:.5rem 0 1.5rem}figure.forest svg{max-width:100%;height:auto}figcaption{color:#5c6770;font-size:.85rem}
+nav.crumbs{font-size:.9rem;margin-bottom:.4rem}section.header dl{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:.4rem 0}
+section.header dt{color:#5c6770;font-weight:600}section.header dd{margin:0}.headline{background:#f3f5f7;border-radius:.4rem;padding:.5rem .7rem;margin:.4rem 0 .8rem}
+.stated{color:#5c6770;font-size:.85rem}.inputs{margin-top:.3rem;font-size:.88rem}.inputs ul{margin:.2rem 0;padding-left:1.1rem}.formula{font-style:italic}
+.citation{font-size:.9rem}a.see-conflict{font-size:.85rem}
 footer{margin-top:2rem;color:#5c6770;font-size:.85rem;border-top:1px solid #d8dee4;padding-top:.6rem}
 ";
 
@@ -512,28 +601,150 @@ fn footer(run: &RunRow, span: Option<(String, String)>) -> Markup {
     }
 }
 
-/// One asset's page as HTML.
-pub fn asset_html(run: &RunRow, asset: &str, page: &AssetPage) -> String {
-    let mut sections: Vec<(&str, Vec<&Cell>)> = Vec::new();
-    for c in &page.cells {
-        match sections.last_mut() {
-            Some((s, v)) if *s == c.section => v.push(c),
-            _ => sections.push((c.section.as_str(), vec![c])),
+/// A cell's conflict key, with empty key parts as absent (the rules write '' for them).
+fn conflict_key(
+    field: &str,
+    e: &Option<String>,
+    p: &Option<String>,
+    a: &Option<String>,
+) -> CellKey {
+    let norm = |x: &Option<String>| x.clone().filter(|s| !s.is_empty());
+    (field.to_string(), norm(e), norm(p), norm(a))
+}
+
+/// Per conflict key, the anchor of its first conflict card.
+fn conflict_anchors(page: &AssetPage) -> BTreeMap<CellKey, String> {
+    let mut out = BTreeMap::new();
+    for (i, x) in page.conflicts.iter().enumerate() {
+        out.entry(conflict_key(&x.field, &x.endpoint, &x.population, &x.arm))
+            .or_insert_with(|| format!("conflict-{i}"));
+    }
+    out
+}
+
+/// The source a side or input cites, in words: its record title, else its id.
+fn source_name<'a>(title: Option<&'a str>, id: Option<&'a str>) -> &'a str {
+    title.or(id).unwrap_or("source")
+}
+
+fn citation_line(
+    url: Option<&str>,
+    name: &str,
+    family: Option<&str>,
+    cutoff: Option<&str>,
+    retrieved: Option<&str>,
+) -> Markup {
+    html! {
+        span class="citation" {
+            (citation(url, name))
+            @if let Some(f) = family { " · " (f) }
+            @if let Some(d) = cutoff { " · data cutoff " (d) }
+            " · " span class="retrieved" title=(retrieved.unwrap_or("")) { (present::retrieved_words(retrieved)) }
         }
     }
+}
+
+/// The evidence of a derived or inferred cell: its formula and input claims, each
+/// linked to the row that shows it or cited in place.
+fn inputs_html(page: &AssetPage, c: &Cell, rows: &BTreeMap<&str, usize>) -> Markup {
+    let claim = c.claim_id.as_deref().and_then(|id| page.claims.get(id));
+    html! {
+        @if let Some(claim) = claim.filter(|k| k.formula.is_some() || k.inputs.is_some()) {
+            div class="inputs" {
+                @if let Some(f) = &claim.formula { div class="formula" { "Formula: " (f) } }
+                ul {
+                    @for id in input_ids(claim) {
+                        li class="input" data-claim=(id) {
+                            @match page.claims.get(id) {
+                                Some(i) => {
+                                    @let what = [Some(short_field(&i.field).to_string()), i.arm.clone()].into_iter().flatten().collect::<Vec<_>>().join(" · ");
+                                    @match rows.get(id) {
+                                        Some(r) => a href={ "#cell-" (r) } { (what) },
+                                        None => span { (what) },
+                                    }
+                                    ": " span class="value" { (present::value_of(&Some(i.value.clone()), &i.unit)) }
+                                    @if let Some(q) = i.quote.as_ref().filter(|q| !q.is_empty()) { " “" (q) "”" }
+                                    @if let Some(src) = i.source_id.as_deref() {
+                                        @let r = page.sources.get(src);
+                                        " "
+                                        (citation_line(
+                                            r.and_then(|r| r.url.as_deref()).or(i.url.as_deref()),
+                                            source_name(r.and_then(|r| r.title.as_deref()), Some(src)),
+                                            r.and_then(|r| r.family.as_deref()),
+                                            i.cutoff_date.as_deref(),
+                                            r.and_then(|r| r.retrieved_at.as_deref()),
+                                        ))
+                                    }
+                                },
+                                None => { "claim " code { (id) } " (not among the run's accepted claims)" },
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn header_html(h: &present::Header) -> Markup {
+    html! {
+        section class="header" id="header" {
+            dl {
+                dt { "Sponsor" } dd data-header="sponsor" { (h.sponsor.as_deref().unwrap_or("not stated")) }
+                dt { "Indication" } dd data-header="indication" { (h.indication.as_deref().unwrap_or("not stated")) }
+                dt { "Lead trial" } dd data-header="lead_trial" { (h.lead_trial.as_deref().unwrap_or("no trial in the profile")) }
+                dt { "Approval" } dd data-header="approval" { (h.approval) }
+            }
+            @if let Some(x) = &h.headline {
+                div class="headline" data-header="headline" {
+                    span class="detail" { "Headline · " (x.endpoint) } br;
+                    @for (i, (arm, v, disputed)) in x.arms.iter().enumerate() {
+                        @if i > 0 { " vs " }
+                        (arm) " " span class="value" { (v) }
+                        @if *disputed { " " a class="badge status-conflicting" href="#conflicts" { "Sources disagree" } }
+                    }
+                    @if let Some(c) = &x.comparison { br; span class="detail" { (c) } }
+                }
+            }
+        }
+    }
+}
+
+/// One asset's page as HTML.
+pub fn asset_html(run: &RunRow, asset: &str, page: &AssetPage) -> String {
+    let mut sections: Vec<(&str, Vec<(usize, &Cell)>)> = Vec::new();
+    for (i, c) in page.cells.iter().enumerate() {
+        match sections.last_mut() {
+            Some((s, v)) if *s == c.section => v.push((i, c)),
+            _ => sections.push((c.section.as_str(), vec![(i, c)])),
+        }
+    }
+    let rows: BTreeMap<&str, usize> = page
+        .cells
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| c.claim_id.as_deref().map(|id| (id, i)))
+        .collect();
+    let anchors = conflict_anchors(page);
     let span = retrieval_span(page.cells.iter().filter_map(|c| c.retrieved_at.as_deref()));
     let outcomes = comparison::outcomes(&page.cells);
     let forest = comparison::forest_svg(&comparison::forest_points(&outcomes));
+    let header = present::header(&page.cells);
     let markup = html! {
         (DOCTYPE)
         html lang="en" {
             (head(&format!("{asset}: dossier profile")))
             body {
+                nav class="crumbs" { a href="index.html" { "← All assets" } }
                 h1 { (asset) }
+                (header_html(&header))
                 p class="summary" {
                     @for (words, n) in counts(page) { span class="count" { (words) ": " (n) } " " }
                 }
-                nav { @for (s, _) in &sections { a href={ "#" (s) } { (s) } " " } }
+                nav class="sections" {
+                    @for (s, _) in &sections { a href={ "#" (s) } { (s) } " " }
+                    @if !page.conflicts.is_empty() { a href="#conflicts" { "conflicts (" (page.conflicts.len()) ")" } }
+                }
                 @for (s, cells) in &sections {
                     section id=(s) {
                         h2 { (s) }
@@ -551,14 +762,20 @@ pub fn asset_html(run: &RunRow, asset: &str, page: &AssetPage) -> String {
                         table class="cells" {
                             thead { tr { th { "Field" } th { "Endpoint · population · arm" } th { "Status" } th { "Value" } th { "Evidence" } } }
                             tbody {
-                                @for c in cells {
-                                    tr class="cell" data-status=(c.status) data-field=(c.field) {
+                                @for (i, c) in cells {
+                                    @let shown = present::shown(c);
+                                    @let conflict = anchors.get(&conflict_key(&c.field, &c.endpoint, &c.population, &c.arm));
+                                    tr class="cell" id={ "cell-" (i) } data-status=(c.status) data-field=(c.field) {
                                         td { (short_field(&c.field)) }
-                                        td { (key_of(&c.endpoint, &c.population, &c.arm)) }
+                                        td { (key_of(&present::endpoint_shown(c), &c.population, &c.arm)) }
                                         td { (status_badge(&c.status)) (label_badge(c.label.as_deref())) }
                                         td {
-                                            @if c.value.is_some() { span class="value" { (value_of(&c.value, &c.unit)) } }
+                                            @if c.value.is_some() {
+                                                span class="value" { (shown.main) }
+                                                @if let Some(st) = &shown.stated { div class="stated" { "as stated: " (st) } }
+                                            }
                                             @if let Some(d) = &c.detail { div class="detail" { (d) } }
+                                            @if let Some(a) = conflict { div { a class="see-conflict" href={ "#" (a) } { "see conflicts" } } }
                                             @if let Some(x) = page.changes.get(&page_key(c)) {
                                                 div class="change" data-change=(x.change) { (change_words(x)) " " (page.since) }
                                             }
@@ -566,11 +783,15 @@ pub fn asset_html(run: &RunRow, asset: &str, page: &AssetPage) -> String {
                                         td {
                                             @if let Some(q) = &c.quote { blockquote class="quote" { (q) } }
                                             @if c.url.is_some() || c.source_id.is_some() {
-                                                (citation(c.url.as_deref(), c.source_title.as_deref().or(c.source_id.as_deref()).unwrap_or("source")))
-                                                @if let Some(f) = &c.family { " · " (f) }
-                                                @if let Some(d) = &c.cutoff_date { " · data cutoff " (d) }
-                                                @if let Some(d) = &c.retrieved_at { " · retrieved " (d) }
+                                                (citation_line(
+                                                    c.url.as_deref(),
+                                                    source_name(c.source_title.as_deref(), c.source_id.as_deref()),
+                                                    c.family.as_deref(),
+                                                    c.cutoff_date.as_deref(),
+                                                    c.retrieved_at.as_deref(),
+                                                ))
                                             }
+                                            (inputs_html(page, c, &rows))
                                         }
                                     }
                                 }
@@ -581,18 +802,23 @@ pub fn asset_html(run: &RunRow, asset: &str, page: &AssetPage) -> String {
                 @if !page.conflicts.is_empty() {
                     section id="conflicts" {
                         h2 { "Conflicts" }
-                        @for x in &page.conflicts {
-                            div class="conflict" data-resolution=(x.resolution) {
+                        @for (j, x) in page.conflicts.iter().enumerate() {
+                            div class="conflict" id={ "conflict-" (j) } data-resolution=(x.resolution) {
                                 h3 { (x.field) " " span class="detail" { (key_of(&x.endpoint, &x.population, &x.arm)) } }
                                 p { (resolution_words(&x.resolution)) }
                                 div class="sides" {
                                     @for (role, side) in [("winner", &x.winner), ("other", &x.other)] {
                                         div class={ "side " (role) } {
-                                            div class="value" { (value_of(&side.value, &side.unit)) }
+                                            div class="value" { (present::value_of(&side.value, &side.unit)) }
                                             @if let Some(q) = &side.quote { blockquote class="quote" { (q) } }
-                                            (citation(side.url.as_deref(), side.source_id.as_deref().unwrap_or("source")))
-                                            @if let Some(f) = &side.family { " · " (f) }
-                                            @if let Some(d) = &side.cutoff { " · data cutoff " (d) }
+                                            (citation_line(
+                                                side.url.as_deref(),
+                                                source_name(side.title.as_deref(), side.source_id.as_deref()),
+                                                side.family.as_deref(),
+                                                side.cutoff.as_deref(),
+                                                side.retrieved_at.as_deref(),
+                                            ))
+                                            @if let Some(id) = &side.source_id { div class="detail" { "record " code { (id) } } }
                                         }
                                     }
                                 }
@@ -607,7 +833,8 @@ pub fn asset_html(run: &RunRow, asset: &str, page: &AssetPage) -> String {
     markup.into_string()
 }
 
-/// The run's index page as HTML: one row per asset with its status counts.
+/// The run's index page as HTML: the portfolio overview, one row per asset with its
+/// header fields, headline numbers, cells by status, open conflicts and changes.
 pub fn index_html(report: &RunReport) -> String {
     let span = retrieval_span(
         report
@@ -621,6 +848,50 @@ pub fn index_html(report: &RunReport) -> String {
             (head(&format!("run {}: dossier profiles", report.run.run_id)))
             body {
                 h1 { "Run " (report.run.run_id) }
+                p class="detail" {
+                    (report.assets.len()) " assets · " (report.run.reasoner) " reasoner · snapshot " code { (report.run.snapshot_id.get(..12).unwrap_or(&report.run.snapshot_id)) }
+                    @if let Some(b) = &report.baseline { " · changes " (since(&Some(Baseline { run_id: b.run_id.clone(), finished_at: b.finished_at.clone() }))) }
+                }
+                table class="assets" {
+                    thead { tr {
+                        th { "Asset" } th { "Sponsor" } th { "Indication" } th { "Lead trial" } th { "Approval" }
+                        th { "Headline" } th { "Cells by status" } th { "Open conflicts" } th { "Changed" }
+                    } }
+                    tbody {
+                        @for (asset, page) in &report.assets {
+                            @let h = present::header(&page.cells);
+                            @let open = page.conflicts.iter().filter(|x| x.resolution == "unresolved").count();
+                            tr data-asset=(asset) {
+                                td { a href={ (asset) ".html" } { (asset) } }
+                                td { (h.sponsor.as_deref().unwrap_or("")) }
+                                td { (h.indication.as_deref().unwrap_or("")) }
+                                td { (h.lead_trial.as_deref().unwrap_or("")) }
+                                td { (h.approval) }
+                                td {
+                                    @if let Some(x) = &h.headline {
+                                        @for (i, (arm, v, disputed)) in x.arms.iter().enumerate() {
+                                            @if i > 0 { " vs " }
+                                            (arm) " " span class="value" { (v) }
+                                            @if *disputed { " (sources disagree)" }
+                                        }
+                                        div class="detail" { (x.endpoint) }
+                                    }
+                                }
+                                td {
+                                    @for (status, n) in status_counts(page) {
+                                        (status_badge(status)) span class="n" { (n) } " "
+                                    }
+                                }
+                                td data-open=(open) {
+                                    @if open > 0 { a href={ (asset) ".html#conflicts" } { (open) " unresolved" } }
+                                    @else { "0" }
+                                    @if page.conflicts.len() > open { span class="detail" { " (" (page.conflicts.len() - open) " resolved by the rules)" } }
+                                }
+                                td data-changed=(page.changes.len()) { (page.changes.len()) }
+                            }
+                        }
+                    }
+                }
                 @if report.assets.values().any(|p| !p.changes.is_empty()) {
                     section id="changes" {
                         h2 { "Changed " (since(&report.baseline)) }
@@ -637,22 +908,6 @@ pub fn index_html(report: &RunReport) -> String {
                                         }
                                     }
                                 }
-                            }
-                        }
-                    }
-                }
-                table class="assets" {
-                    thead { tr { th { "Asset" } th { "Cells by status" } th { "Conflicts" } } }
-                    tbody {
-                        @for (asset, page) in &report.assets {
-                            tr {
-                                td { a href={ (asset) ".html" } { (asset) } }
-                                td {
-                                    @for (status, n) in status_counts(page) {
-                                        (status_badge(status)) span class="n" { (n) } " "
-                                    }
-                                }
-                                td { (page.conflicts.len()) }
                             }
                         }
                     }
@@ -941,6 +1196,7 @@ mod tests {
             )]
             .into(),
             since: "since run r0, 2026-11-30".into(),
+            ..AssetPage::default()
         }
     }
 

@@ -23,6 +23,10 @@ table! {
         pub cutoff_date: Option<String>,
         pub source_title: Option<String>,
         pub retrieved_at: Option<String>,
+        pub value_num: Option<super::Number>,
+        pub value_date: Option<super::Day>,
+        pub value_usd: Option<super::Number>,
+        pub claim_id: Option<String>,
     }
 }
 
@@ -47,5 +51,9 @@ table! {
         pub other_cutoff: Option<String>,
         pub other_url: Option<String>,
         pub other_source_id: Option<String>,
+        pub winner_title: Option<String>,
+        pub winner_retrieved_at: Option<String>,
+        pub other_title: Option<String>,
+        pub other_retrieved_at: Option<String>,
     }
 }
