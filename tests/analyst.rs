@@ -839,3 +839,182 @@ fn deep_statements_and_huge_results_end_cleanly() {
     assert_eq!(bad.status.code(), Some(2), "{err}");
     assert!(err.contains("DOSSIER_SQL_MEMORY_LIMIT=\"lots\""), "{err}");
 }
+
+/// The demo's pages as the browser renders them: each asset page opens with a header
+/// whose fields are the profile's cells, links back to the index, lists Conflicts in its
+/// menu and links each contested cell to its conflict card; every citation carries a
+/// retrieval date in one format; the comparison tables hold the SQL rows' values; a
+/// derived cell shows its formula and links its inputs; no label set id fills the
+/// endpoint column; the index counts each asset's open conflicts.
+#[test]
+fn demo_pages_lead_with_a_header_and_cite_every_source_with_a_date() {
+    let Some(browser) = chromium() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let lake = dir.path().join("demo");
+    succeeds(&lake, &["--quiet", "demo"]);
+    let profile = tempfile::tempdir().unwrap();
+    let sel = |q: &str| scraper::Selector::parse(q).unwrap();
+    let text = |e: scraper::ElementRef| e.text().collect::<String>();
+    let dom_of = |page: &str| {
+        let path = lake.join(format!("report/{page}.html"));
+        let out = headless(&browser, profile.path(), &["--dump-dom"], &path);
+        assert!(out.status.success());
+        scraper::Html::parse_document(&String::from_utf8_lossy(&out.stdout))
+    };
+    let date = regex::Regex::new(r"^retrieved \d{4}-\d{2}-\d{2}$").unwrap();
+    let set_id =
+        regex::Regex::new(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}").unwrap();
+
+    let dom = dom_of("zelnorib");
+    let header = |k: &str| {
+        text(
+            dom.select(&sel(&format!("[data-header={k}]")))
+                .next()
+                .unwrap(),
+        )
+    };
+    let value = |field: &str| {
+        sql_json(
+            &lake,
+            &format!("SELECT value FROM profile WHERE asset_id = 'zelnorib' AND field = '{field}' AND status = 'value'"),
+        )
+        .iter()
+        .map(|r| s(r, "value").to_string())
+        .collect::<Vec<_>>()
+    };
+    assert_eq!(header("sponsor"), value("identity.sponsor").join(" / "));
+    assert_eq!(
+        header("indication"),
+        value("identity.indication").join(" / ")
+    );
+    assert!(header("approval").starts_with(&value("regulatory.status")[0]));
+    assert!(header("approval").contains("first approved 2025-11-18"));
+    assert!(header("lead_trial").starts_with("NCT09000001 · Phase 3"));
+    // the headline is the primary outcome, the asset's arm first, the disagreement said
+    let headline = header("headline");
+    assert!(
+        headline.contains("Zelnorib 67.5% vs Imatinib 48.1% / 49.0%")
+            || headline.contains("Zelnorib 67.5% vs Imatinib 49.0% / 48.1%"),
+        "{headline}"
+    );
+    assert!(headline.contains("Sources disagree"));
+    assert_eq!(
+        dom.select(&sel("nav.crumbs a[href='index.html']")).count(),
+        1
+    );
+    assert_eq!(
+        dom.select(&sel("nav.sections a[href='#conflicts']"))
+            .count(),
+        1
+    );
+    // every see-conflicts link lands on a card
+    let ids: BTreeSet<String> = dom
+        .select(&sel("[id]"))
+        .map(|e| e.value().attr("id").unwrap().to_string())
+        .collect();
+    let links: Vec<_> = dom.select(&sel("a.see-conflict")).collect();
+    assert!(links.len() >= 3, "{} see-conflict links", links.len());
+    for a in links {
+        let target = a.value().attr("href").unwrap().trim_start_matches('#');
+        assert!(ids.contains(target), "{target}");
+        assert!(target.starts_with("conflict-"));
+    }
+    // conflict cards name records by title
+    let sides: Vec<String> = dom
+        .select(&sel(".conflict .side a.cite"))
+        .map(text)
+        .collect();
+    assert!(
+        sides.iter().all(|t| !t.contains(':') || t.contains(' ')),
+        "{sides:?}"
+    );
+    assert!(
+        sides
+            .iter()
+            .any(|t| t.starts_with("Zelnorib Versus Imatinib")),
+        "{sides:?}"
+    );
+    // every citation, in cells, cards and inputs, has a retrieval date in one format
+    for page in ["zelnorib", "quorvimab", "velantide"] {
+        let d = if page == "zelnorib" {
+            dom.clone()
+        } else {
+            dom_of(page)
+        };
+        let cites: Vec<_> = d.select(&sel(".citation")).collect();
+        assert!(!cites.is_empty());
+        for c in cites {
+            let r = c
+                .select(&sel(".retrieved"))
+                .next()
+                .map(text)
+                .unwrap_or_default();
+            assert!(date.is_match(&r), "{page}: {:?} has {r:?}", text(c));
+        }
+        for row in d.select(&sel("tr.cell")) {
+            let endpoint = row.select(&sel("td")).nth(1).map(text).unwrap_or_default();
+            assert!(!set_id.is_match(&endpoint), "{page}: {endpoint}");
+        }
+    }
+    // the comparison table's arm values are the SQL rows' values
+    let rows = sql_json(
+        &lake,
+        "SELECT endpoint, arm, value FROM efficacy WHERE asset_id = 'zelnorib' AND field = 'efficacy.value' AND coalesce(population, '') = '' ORDER BY endpoint, arm, value",
+    );
+    let table = dom.select(&sel("table.comparison")).next().unwrap();
+    let arms: Vec<String> = table.select(&sel("thead th")).skip(1).map(text).collect();
+    let first = table.select(&sel("tr.arms")).next().unwrap();
+    for (arm, td) in arms.iter().zip(first.select(&sel("td")).skip(1)) {
+        let mut want: Vec<&str> = rows
+            .iter()
+            .filter(|r| s(r, "arm") == arm)
+            .map(|r| s(r, "value"))
+            .collect();
+        let shown = td.select(&sel(".value")).next().map(text).unwrap();
+        let mut got: Vec<&str> = shown.split(" / ").collect();
+        want.sort();
+        got.sort();
+        assert_eq!(got, want, "{arm}");
+    }
+    // a derived cell: its formula, and one linked input per input claim
+    let derived = dom
+        .select(&sel("tr.cell[data-field='safety.serious_ae_rate']"))
+        .next()
+        .unwrap();
+    assert!(text(derived).contains("Formula: serious_ae_affected / serious_ae_at_risk"));
+    let inputs: Vec<_> = derived.select(&sel("li.input a[href^='#cell-']")).collect();
+    assert_eq!(inputs.len(), 2);
+    for a in inputs {
+        assert!(ids.contains(a.value().attr("href").unwrap().trim_start_matches('#')));
+    }
+    // readable money beside the stated value
+    let revenue = dom
+        .select(&sel("tr.cell[data-field='financials.revenue']"))
+        .next()
+        .unwrap();
+    assert!(text(revenue).contains("$18.4M") && text(revenue).contains("as stated: 18400000 USD"));
+
+    let index = dom_of("index");
+    let open: BTreeMap<String, String> = index
+        .select(&sel("table.assets tbody tr"))
+        .map(|r| {
+            (
+                r.value().attr("data-asset").unwrap().to_string(),
+                r.select(&sel("td[data-open]"))
+                    .next()
+                    .unwrap()
+                    .value()
+                    .attr("data-open")
+                    .unwrap()
+                    .to_string(),
+            )
+        })
+        .collect();
+    let unresolved = sql_json(
+        &lake,
+        "SELECT count(*) AS n FROM profile_conflicts WHERE asset_id = 'zelnorib' AND resolution = 'unresolved'",
+    );
+    assert_eq!(open["zelnorib"], unresolved[0]["n"].to_string());
+    assert_eq!(open["quorvimab"], "0");
+    assert!(text(index.root_element()).contains("Halcyon Therapeutics"));
+}
