@@ -1449,7 +1449,7 @@ fn diffs_and_cell_changes_say_what_changed_overnight() {
         .find("## Changed since run night1")
         .expect("no changes section");
     assert!(
-        changed < index.find("| Asset | Cells by status").unwrap(),
+        changed < index.find("| Asset | Sponsor").unwrap(),
         "{index}"
     );
     assert!(index.contains("not yet published → "), "{index}");

@@ -99,8 +99,17 @@ pub fn shown(c: &Cell) -> Shown {
 /// left as stated, since a `%` sign would blur points and percent.
 fn percent_of(unit: &str) -> Option<&'static str> {
     let u = unit.to_ascii_lowercase();
-    (u.starts_with("percentage of participants") || u.starts_with("percent of participants"))
-        .then_some("of participants")
+    let rest = u
+        .strip_prefix("percentage of ")
+        .or_else(|| u.strip_prefix("percent of "))?;
+    ["participants", "subjects", "patients"]
+        .into_iter()
+        .find(|w| rest.starts_with(w))
+        .map(|w| match w {
+            "participants" => "of participants",
+            "subjects" => "of subjects",
+            _ => "of patients",
+        })
 }
 
 /// An openFDA set id (8-4-4-4-12 hex): a record key, not an endpoint an analyst reads.
@@ -194,13 +203,22 @@ fn phase_rank(p: &str) -> u32 {
         .unwrap_or(0)
 }
 
+/// The headline outcome: a primary one before others, then one with a posted comparison,
+/// then one with two arms or more; the first in page order among equals.
 fn lead_outcome(outcomes: &[Outcome]) -> Option<&Outcome> {
-    let with_rows = |o: &&Outcome| !o.rows.is_empty();
     outcomes
         .iter()
-        .filter(with_rows)
-        .find(|o| o.endpoint.contains(" Primary:"))
-        .or_else(|| outcomes.iter().find(with_rows))
+        .filter(|o| !o.rows.is_empty())
+        .enumerate()
+        .max_by_key(|(i, o)| {
+            (
+                o.endpoint.contains(" Primary:"),
+                !o.analyses.is_empty(),
+                o.arms.len() >= 2,
+                std::cmp::Reverse(*i),
+            )
+        })
+        .map(|(_, o)| o)
 }
 
 /// Reads the header from the page's cells (in page order).
@@ -346,6 +364,8 @@ mod tests {
             "percentage of participants (number)",
         );
         assert_eq!(shown(&p).main, "67.5% of participants");
+        let q = cell("efficacy.value", "47.2", "percentage of subjects (number)");
+        assert_eq!(shown(&q).main, "47.2% of subjects");
         // a change in HbA1c points is not a share: as stated
         let h = cell(
             "efficacy.value",

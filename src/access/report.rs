@@ -956,9 +956,71 @@ fn md_link(url: Option<&str>, text: &str) -> String {
     }
 }
 
+/// A citation in Markdown: the linked record name, family, data cutoff and retrieval.
+fn md_citation(
+    url: Option<&str>,
+    name: &str,
+    family: Option<&str>,
+    cutoff: Option<&str>,
+    retrieved: Option<&str>,
+) -> String {
+    let mut t = md_link(url, name);
+    if let Some(f) = family {
+        t.push_str(&format!(" · {}", md_escape(f)));
+    }
+    if let Some(d) = cutoff {
+        t.push_str(&format!(" · data cutoff {}", md_escape(d)));
+    }
+    t.push_str(&format!(
+        " · {}",
+        md_escape(&present::retrieved_words(retrieved))
+    ));
+    t
+}
+
 /// One asset's page as Markdown (GitHub tables).
 pub fn asset_md(run: &RunRow, asset: &str, page: &AssetPage) -> String {
-    let mut out = format!("# {}\n\n", md_escape(asset));
+    let mut out = format!("[← All assets](<index.md>)\n\n# {}\n\n", md_escape(asset));
+    let h = present::header(&page.cells);
+    for (k, v) in [
+        ("Sponsor", h.sponsor.as_deref().unwrap_or("not stated")),
+        (
+            "Indication",
+            h.indication.as_deref().unwrap_or("not stated"),
+        ),
+        (
+            "Lead trial",
+            h.lead_trial.as_deref().unwrap_or("no trial in the profile"),
+        ),
+        ("Approval", h.approval.as_str()),
+    ] {
+        out.push_str(&format!("- **{k}:** {}\n", md_escape(v)));
+    }
+    if let Some(x) = &h.headline {
+        let arms: Vec<String> = x
+            .arms
+            .iter()
+            .map(|(a, v, disputed)| {
+                format!(
+                    "{} **{}**{}",
+                    md_escape(a),
+                    md_escape(v),
+                    if *disputed { " (sources disagree)" } else { "" }
+                )
+            })
+            .collect();
+        out.push_str(&format!(
+            "- **Headline:** {}: {}{}\n",
+            md_escape(&x.endpoint),
+            arms.join(" vs "),
+            x.comparison
+                .as_ref()
+                .map(|c| format!("; {}", md_escape(c)))
+                .unwrap_or_default()
+        ));
+    }
+    out.push('\n');
+    let anchors = conflict_anchors(page);
     let mut section = "";
     for c in &page.cells {
         if c.section != section {
@@ -981,7 +1043,15 @@ pub fn asset_md(run: &RunRow, asset: &str, page: &AssetPage) -> String {
         if let Some((w, _)) = c.label.as_deref().and_then(label_words) {
             status.push_str(&format!(" · _{w}_"));
         }
-        let mut value = md_escape(&value_of(&c.value, &c.unit));
+        let shown = present::shown(c);
+        let mut value = if c.value.is_some() {
+            md_escape(&shown.main)
+        } else {
+            String::new()
+        };
+        if let Some(st) = &shown.stated {
+            value.push_str(&format!(" (as stated: {})", md_escape(st)));
+        }
         if let Some(d) = &c.detail {
             if !value.is_empty() {
                 value.push_str(" · ");
@@ -995,32 +1065,55 @@ pub fn asset_md(run: &RunRow, asset: &str, page: &AssetPage) -> String {
                 md_escape(&page.since)
             ));
         }
+        if anchors.contains_key(&conflict_key(&c.field, &c.endpoint, &c.population, &c.arm))
+            && !c.detail.as_deref().unwrap_or("").contains("see conflicts")
+        {
+            value.push_str(" · see Conflicts");
+        }
         let mut evidence = String::new();
         if let Some(q) = &c.quote {
             evidence.push_str(&format!("“{}” ", md_escape(q)));
         }
         if c.url.is_some() || c.source_id.is_some() {
-            evidence.push_str(&md_link(
+            evidence.push_str(&md_citation(
                 c.url.as_deref(),
-                c.source_title
-                    .as_deref()
-                    .or(c.source_id.as_deref())
-                    .unwrap_or("source"),
+                source_name(c.source_title.as_deref(), c.source_id.as_deref()),
+                c.family.as_deref(),
+                c.cutoff_date.as_deref(),
+                c.retrieved_at.as_deref(),
             ));
-            for (what, v) in [
-                ("", &c.family),
-                ("data cutoff ", &c.cutoff_date),
-                ("retrieved ", &c.retrieved_at),
-            ] {
-                if let Some(v) = v {
-                    evidence.push_str(&format!(" · {what}{}", md_escape(v)));
+        }
+        if let Some(claim) = c.claim_id.as_deref().and_then(|id| page.claims.get(id)) {
+            if let Some(f) = &claim.formula {
+                evidence.push_str(&format!(" · formula: _{}_", md_escape(f)));
+            }
+            for id in input_ids(claim) {
+                if let Some(i) = page.claims.get(id) {
+                    let src = i.source_id.as_deref().and_then(|s| page.sources.get(s));
+                    evidence.push_str(&format!(
+                        " · input {}: {}",
+                        md_escape(short_field(&i.field)),
+                        md_escape(&value_of(&Some(i.value.clone()), &i.unit))
+                    ));
+                    if let Some(r) = src {
+                        evidence.push_str(&format!(
+                            " {}",
+                            md_citation(
+                                r.url.as_deref(),
+                                source_name(r.title.as_deref(), i.source_id.as_deref()),
+                                r.family.as_deref(),
+                                i.cutoff_date.as_deref(),
+                                r.retrieved_at.as_deref(),
+                            )
+                        ));
+                    }
                 }
             }
         }
         out.push_str(&format!(
             "| {} | {} | {} | {} | {} |\n",
             md_escape(short_field(&c.field)),
-            md_escape(&key_of(&c.endpoint, &c.population, &c.arm)),
+            md_escape(&key_of(&present::endpoint_shown(c), &c.population, &c.arm)),
             status,
             value,
             evidence
@@ -1038,11 +1131,14 @@ pub fn asset_md(run: &RunRow, asset: &str, page: &AssetPage) -> String {
                 }
                 t.push_str(&format!(
                     " {}",
-                    md_link(s.url.as_deref(), s.source_id.as_deref().unwrap_or("source"))
+                    md_citation(
+                        s.url.as_deref(),
+                        source_name(s.title.as_deref(), s.source_id.as_deref()),
+                        s.family.as_deref(),
+                        s.cutoff.as_deref(),
+                        s.retrieved_at.as_deref(),
+                    )
                 ));
-                if let Some(d) = &s.cutoff {
-                    t.push_str(&format!(" · data cutoff {}", md_escape(d)));
-                }
                 t
             };
             out.push_str(&format!(
@@ -1092,18 +1188,38 @@ pub fn index_md(report: &RunReport) -> String {
         }
         out.push('\n');
     }
-    out.push_str("| Asset | Cells by status | Conflicts |\n|---|---|---|\n");
+    out.push_str("| Asset | Sponsor | Indication | Lead trial | Approval | Headline | Cells by status | Open conflicts | Changed |\n|---|---|---|---|---|---|---|---|---|\n");
     for (asset, page) in &report.assets {
+        let h = present::header(&page.cells);
         let counts: Vec<String> = status_counts(page)
             .iter()
             .map(|(s, n)| format!("{}: {n}", status_words(s).0))
             .collect();
+        let headline = h.headline.as_ref().map_or(String::new(), |x| {
+            x.arms
+                .iter()
+                .map(|(a, v, d)| format!("{a} {v}{}", if *d { " (sources disagree)" } else { "" }))
+                .collect::<Vec<_>>()
+                .join(" vs ")
+        });
+        let open = page
+            .conflicts
+            .iter()
+            .filter(|x| x.resolution == "unresolved")
+            .count();
         out.push_str(&format!(
-            "| [{}](<{}.md>) | {} | {} |\n",
+            "| [{}](<{}.md>) | {} | {} | {} | {} | {} | {} | {} unresolved of {} | {} |\n",
             md_escape(asset),
             asset,
+            md_escape(h.sponsor.as_deref().unwrap_or("")),
+            md_escape(h.indication.as_deref().unwrap_or("")),
+            md_escape(h.lead_trial.as_deref().unwrap_or("")),
+            md_escape(&h.approval),
+            md_escape(&headline),
             counts.join(", "),
-            page.conflicts.len()
+            open,
+            page.conflicts.len(),
+            page.changes.len()
         ));
     }
     out.push_str(&format!(
