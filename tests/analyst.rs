@@ -172,8 +172,11 @@ fn the_prompt_runs_multi_line_statements_lists_tables_and_keeps_history() {
     p.exp_string("Views show run r1.").unwrap();
     p.exp_string("dossier> ").unwrap();
     p.send_line("\\d").unwrap();
-    p.exp_string("profile_conflicts").unwrap();
-    p.exp_string("dossier> ").unwrap();
+    // the first listing has the bundle tables too
+    let listing = p.exp_string("dossier> ").unwrap();
+    for t in ["profile_conflicts", "records", "text_fields", "sources"] {
+        assert!(listing.contains(t), "{t}: {listing}");
+    }
     p.send_line("\\d efficacy").unwrap();
     p.exp_string("view efficacy").unwrap();
     p.exp_string("endpoint").unwrap();
@@ -188,10 +191,27 @@ fn the_prompt_runs_multi_line_statements_lists_tables_and_keeps_history() {
     p.send_line("GROUP BY asset_id ORDER BY asset_id;").unwrap();
     p.exp_string("asset_id,n").unwrap();
     p.exp_string("(3 rows)").unwrap();
-    // an error is reported and the prompt goes on
+    // an error is reported once and the prompt goes on
     p.send_line("SELECT no_such_column FROM profile;").unwrap();
     p.exp_string("error:").unwrap();
-    p.exp_string("no_such_column").unwrap();
+    let said = p.exp_string("dossier> ").unwrap();
+    assert_eq!(said.matches("no_such_column").count(), 1, "{said}");
+    assert_eq!(said.matches("Valid fields are").count(), 1, "{said}");
+    p.send_line("SELEC 1;").unwrap();
+    let said = p.exp_string("dossier> ").unwrap();
+    assert_eq!(said.matches("sql parser error").count(), 1, "{said}");
+    assert_eq!(said.matches("found: SELEC").count(), 1, "{said}");
+    // a command in the middle of a statement runs, and the statement goes on
+    p.send_line("SELECT 41 + 1").unwrap();
+    p.exp_string("...> ").unwrap();
+    p.send_line("\\run").unwrap();
+    p.exp_string("views show run r1").unwrap();
+    p.exp_string("the unfinished statement is kept").unwrap();
+    p.exp_string("...> ").unwrap();
+    p.send_line("AS answer;").unwrap();
+    p.exp_string("answer").unwrap();
+    p.exp_string("42").unwrap();
+    p.exp_string("(1 row)").unwrap();
     p.send_line("SELECT COUNT(*) AS records FROM records;")
         .unwrap();
     p.exp_string("(1 row)").unwrap();
