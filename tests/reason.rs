@@ -1175,6 +1175,62 @@ fn real_corpus_pages_show_outcomes_side_by_side_with_a_forest_plot() {
         niv.contains("Hazard Ratio (HR) 0.59 (0.43–0.81)"),
         "the OS HR"
     );
+    // on every page: one mark per ratio estimate with both limits, at its value, its
+    // line spanning its interval
+    let marks = sql_json(
+        lake.path(),
+        "SELECT e.asset_id, e.value_num AS est, l.value_num AS lo, u.value_num AS hi \
+         FROM profile e \
+         JOIN profile l ON l.asset_id = e.asset_id AND l.endpoint = e.endpoint \
+           AND coalesce(l.population, '') = coalesce(e.population, '') \
+           AND coalesce(l.arm, '') = coalesce(e.arm, '') AND l.field = 'efficacy.estimate_ci_lower' \
+         JOIN profile u ON u.asset_id = e.asset_id AND u.endpoint = e.endpoint \
+           AND coalesce(u.population, '') = coalesce(e.population, '') \
+           AND coalesce(u.arm, '') = coalesce(e.arm, '') AND u.field = 'efficacy.estimate_ci_upper' \
+         WHERE e.field = 'efficacy.effect_estimate' \
+           AND (lower(e.unit) LIKE '%ratio%' OR lower(e.unit) LIKE '%hazard%') \
+           AND e.value_num > 0 AND l.value_num > 0 AND u.value_num >= l.value_num",
+    );
+    let assets: BTreeSet<String> = marks.iter().map(|m| s(m, "asset_id").to_string()).collect();
+    assert!(assets.len() >= 3, "{assets:?}");
+    let sel = |q: &str| scraper::Selector::parse(q).unwrap();
+    for asset in &assets {
+        let mut want: Vec<(f64, f64, f64)> = marks
+            .iter()
+            .filter(|m| s(m, "asset_id") == asset)
+            .map(|m| {
+                (
+                    m["est"].as_f64().unwrap(),
+                    m["lo"].as_f64().unwrap(),
+                    m["hi"].as_f64().unwrap(),
+                )
+            })
+            .collect();
+        let dom = scraper::Html::parse_document(&page(asset, "html"));
+        let attr = |e: &scraper::ElementRef, k: &str| -> f64 {
+            e.value().attr(k).unwrap().parse().unwrap()
+        };
+        let mut got = Vec::new();
+        for g in dom.select(&sel("svg.forest g.point")) {
+            let (est, lo, hi) = (
+                attr(&g, "data-estimate"),
+                attr(&g, "data-lower"),
+                attr(&g, "data-upper"),
+            );
+            let line = g.select(&sel("line")).next().unwrap();
+            let rect = g.select(&sel("rect")).next().unwrap();
+            let centre = attr(&rect, "x") + attr(&rect, "width") / 2.0;
+            assert!(
+                attr(&line, "x1") <= centre + 1e-6 && centre <= attr(&line, "x2") + 1e-6,
+                "{asset}: the mark of {est} lies outside its interval line"
+            );
+            got.push((est, lo, hi));
+        }
+        let key = |v: &mut Vec<(f64, f64, f64)>| v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        key(&mut want);
+        key(&mut got);
+        assert_eq!(got, want, "{asset}");
+    }
     let md = page("certolizumab", "md");
     assert!(md.contains("efficacy: outcomes, arms side by side"));
     assert!(md.contains("15\\.231"));

@@ -395,7 +395,7 @@ pub fn forest_svg(points: &[Point]) -> Option<Markup> {
             line x1=(x(1.0)) x2=(x(1.0)) y1="0" y2=(h - row) stroke="#8a96a3" stroke-dasharray="4 3" {}
             @for (i, p) in points.iter().enumerate() {
                 @let y = row * (i as f64 + 1.0);
-                g class="point" data-estimate=(p.estimate) {
+                g class="point" data-estimate=(p.estimate) data-lower=(p.lower) data-upper=(p.upper) {
                     title { (p.label) ": " (p.kind) " " (p.posted) }
                     text x="0" y=(y + 4.0) font-size="11" fill="#1b1f24" { (short(&p.label)) }
                     line x1=(x(p.lower)) x2=(x(p.upper)) y1=(y) y2=(y) stroke="#1b1f24" stroke-width="1.5" {}
