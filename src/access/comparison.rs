@@ -299,7 +299,7 @@ pub fn outcome_html(o: &Outcome) -> Markup {
                             strong { (a.arms) } ": "
                             @if let Some(e) = &a.estimate { span class="value" { (e) } " " (a.estimate_type) }
                             @if let Some((l, h, u)) = &a.ci { " (" (u) " " (l) "–" (h) ")" }
-                            @if let Some(p) = &a.p_value { "; p = " (p) }
+                            @if let Some(p) = &a.p_value { "; " (crate::access::present::p_words(p)) }
                             @if let Some(m) = &a.method { " · " (m) }
                         }
                     }
@@ -347,7 +347,7 @@ pub fn outcome_md(o: &Outcome, esc: impl Fn(&str) -> String) -> String {
             t.push_str(&format!(" ({u} {l}–{h})"));
         }
         if let Some(p) = &a.p_value {
-            t.push_str(&format!("; p = {p}"));
+            t.push_str(&format!("; {}", crate::access::present::p_words(p)));
         }
         s.push_str(&format!("| {} | {} |", esc(&a.population), esc(&t)));
         s.push_str(&" |".repeat(o.arms.len().saturating_sub(1)));

@@ -134,6 +134,15 @@ pub fn endpoint_shown(c: &Cell) -> Option<String> {
     Some(e.to_string())
 }
 
+/// A p-value as read aloud: `p = 0.02`, and `p < 0.001` for a posted `<0.001`.
+pub fn p_words(p: &str) -> String {
+    let p = p.trim();
+    match p.chars().next() {
+        Some(c @ ('<' | '>' | '≤' | '≥')) => format!("p {c} {}", p[c.len_utf8()..].trim()),
+        _ => format!("p = {p}"),
+    }
+}
+
 /// The asset's header, from its cells.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Header {
@@ -265,7 +274,7 @@ pub fn header(cells: &[Cell]) -> Header {
                     t.push_str(&format!(" ({u} {l} to {h})"));
                 }
                 if let Some(p) = &a.p_value {
-                    t.push_str(&format!(", p = {p}"));
+                    t.push_str(&format!(", {}", p_words(p)));
                 }
                 t
             });
@@ -401,5 +410,7 @@ mod tests {
         assert_eq!(phase_words("PHASE3"), "Phase 3");
         assert_eq!(phase_words("PHASE2, PHASE3"), "Phase 2/3");
         assert_eq!(phase_words("NA"), "NA");
+        assert_eq!(p_words("<0.001"), "p < 0.001");
+        assert_eq!(p_words("0.0002"), "p = 0.0002");
     }
 }

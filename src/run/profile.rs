@@ -665,7 +665,12 @@ fn empty_status(spec: &FieldSpec, cx: &Context<'_>) -> (Status, String) {
         })
         .collect();
     if let Some((f, _)) = st.iter().find(|(_, s)| *s == FamilyStatus::FetchFailed) {
-        return (Status::FetchFailed, format!("the {f} fetch failed"));
+        return (
+            Status::FetchFailed,
+            format!(
+                "the snapshot could not fetch {f} (its error is in asset_families and the catalog): re-run the snapshot"
+            ),
+        );
     }
     if let Some(d) = cx.unpublished.get(spec.name) {
         return (Status::NotYetPublished, d.clone());
