@@ -13,9 +13,21 @@
 --          population and arm are all equal, which is what cell_id numbers; every later
 --          rule groups and joins on it (one integer instead of six text columns). A family missing from the rank table (and a claim with no source
 --          family, such as a derived value) ranks after every listed family, never before.
+--          value_key is what "the same value" means: the value itself, except for names
+--          (identity fields and a trial's sponsor), where letter case, punctuation and a
+--          trailing company form (Inc, Ltd, GmbH...) do not make another value:
+--          "HALCYON THERAPEUTICS" and "Halcyon Therapeutics" agree, "Halcyon Biopharma"
+--          does not.
 CREATE VIEW candidates AS
 SELECT a.run_id, a.asset_id, a.claim_id, a.value, a.unit, a.family, a.source_id,
        a.cutoff_date,
+       CASE WHEN a.field LIKE 'identity.%' OR a.field = 'trials.sponsor'
+            THEN trim(regexp_replace(
+                     regexp_replace(lower(a.value), '[^a-z0-9]+', ' ', 'g'),
+                     '( (inc|incorporated|corp|corporation|co|company|ltd|limited|llc|plc|gmbh|ag|sa|nv|bv|spa|srl|kk))+ *$',
+                     '', 'g'))
+            ELSE a.value
+       END AS value_key,
        COALESCE(r.rank, 1000) AS family_rank,
        DENSE_RANK() OVER (ORDER BY a.run_id, a.asset_id, a.field, a.endpoint, a.population,
                                    a.arm) AS cell_id

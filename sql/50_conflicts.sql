@@ -31,5 +31,5 @@ SELECT h.run_id, h.asset_id, a.field, a.endpoint, a.population, a.arm,
 FROM head h
 JOIN cell_values o
   ON o.cell_id = h.cell_id
- AND NOT (o.value = h.value AND o.unit = h.unit)
+ AND o.claim_id <> h.claim_id
 JOIN accepted a ON a.run_id = h.run_id AND a.asset_id = h.asset_id AND a.claim_id = h.claim_id;

@@ -406,6 +406,39 @@ mod tests {
             // identical values from two sources: one cell, no conflict, the better source cited
             ("f7", "", "18.4", "pubmed", Some("2022-01-01")),
             ("f7", "", "18.4", "ctgov", Some("2022-01-01")),
+            // a name in other case, punctuation or company form is the same value; the
+            // later source is cited. Another name is a conflict.
+            (
+                "identity.sponsor",
+                "",
+                "HALCYON THERAPEUTICS, INC.",
+                "drugsfda",
+                Some("2026-01-12"),
+            ),
+            (
+                "identity.sponsor",
+                "",
+                "Halcyon Therapeutics",
+                "ctgov",
+                Some("2026-02-13"),
+            ),
+            (
+                "trials.sponsor",
+                "",
+                "Acme Bio Ltd",
+                "ctgov",
+                Some("2026-01-01"),
+            ),
+            (
+                "trials.sponsor",
+                "",
+                "Acme Pharma",
+                "ctgov",
+                Some("2026-01-01"),
+            ),
+            // outside names, case is part of the value
+            ("f8", "", "CR", "ctgov", Some("2026-01-01")),
+            ("f8", "", "cr", "ctgov", Some("2026-01-01")),
         ]);
         assert_eq!(
             cells,
@@ -420,7 +453,30 @@ mod tests {
                 &["f6", "", "1", "conflicting", "press:k10@0"],
                 &["f6", "", "2", "conflicting", "press:k11@0"],
                 &["f7", "", "18.4", "value", "ctgov:k13@0"],
+                &["f8", "", "CR", "conflicting", "ctgov:k18@0"],
+                &["f8", "", "cr", "conflicting", "ctgov:k19@0"],
+                &[
+                    "identity.sponsor",
+                    "",
+                    "Halcyon Therapeutics",
+                    "value",
+                    "ctgov:k15@0"
+                ],
                 &["market.survival", "", "", "source_empty", ""],
+                &[
+                    "trials.sponsor",
+                    "",
+                    "Acme Bio Ltd",
+                    "conflicting",
+                    "ctgov:k16@0"
+                ],
+                &[
+                    "trials.sponsor",
+                    "",
+                    "Acme Pharma",
+                    "conflicting",
+                    "ctgov:k17@0"
+                ],
             ])
         );
         assert_eq!(
@@ -431,6 +487,13 @@ mod tests {
                 &["f3", "7.0", "7.5", "unresolved"],
                 &["f5", "3.1", "3.3", "family_rank"],
                 &["f6", "1", "2", "unresolved"],
+                &["f8", "CR", "cr", "unresolved"],
+                &[
+                    "trials.sponsor",
+                    "Acme Bio Ltd",
+                    "Acme Pharma",
+                    "unresolved"
+                ],
             ])
         );
     }
