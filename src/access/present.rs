@@ -5,7 +5,7 @@
 
 use chrono::{Days, NaiveDate};
 
-use crate::access::comparison::{self, Outcome};
+use crate::access::comparison::Outcome;
 use crate::access::report::Cell;
 
 /// The calendar day of a retrieval time (`2026-03-01T00:00:00Z` and `2026-03-01` both
@@ -230,10 +230,10 @@ fn lead_outcome(outcomes: &[Outcome]) -> Option<&Outcome> {
         .map(|(_, o)| o)
 }
 
-/// Reads the header from the page's cells (in page order).
-pub fn header(cells: &[Cell]) -> Header {
-    let outcomes = comparison::outcomes(cells);
-    let lead = lead_outcome(&outcomes);
+/// Reads the header from the page's cells (in page order) and their outcomes
+/// ([`comparison::outcomes`] of the same cells, which the page shows too).
+pub fn header(cells: &[Cell], outcomes: &[Outcome]) -> Header {
+    let lead = lead_outcome(outcomes);
     let headline = lead.map(|o| {
         let row = &o.rows[0];
         let arms: Vec<(String, String, bool)> = o

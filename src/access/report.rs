@@ -729,7 +729,7 @@ pub fn asset_html(run: &RunRow, asset: &str, page: &AssetPage) -> String {
     let span = retrieval_span(page.cells.iter().filter_map(|c| c.retrieved_at.as_deref()));
     let outcomes = comparison::outcomes(&page.cells);
     let forest = comparison::forest_svg(&comparison::forest_points(&outcomes));
-    let header = present::header(&page.cells);
+    let header = present::header(&page.cells, &outcomes);
     let markup = html! {
         (DOCTYPE)
         html lang="en" {
@@ -859,7 +859,7 @@ pub fn index_html(report: &RunReport) -> String {
                     } }
                     tbody {
                         @for (asset, page) in &report.assets {
-                            @let h = present::header(&page.cells);
+                            @let h = present::header(&page.cells, &comparison::outcomes(&page.cells));
                             @let open = page.conflicts.iter().filter(|x| x.resolution == "unresolved").count();
                             tr data-asset=(asset) {
                                 td { a href={ (asset) ".html" } { (asset) } }
@@ -981,7 +981,8 @@ fn md_citation(
 /// One asset's page as Markdown (GitHub tables).
 pub fn asset_md(run: &RunRow, asset: &str, page: &AssetPage) -> String {
     let mut out = format!("[← All assets](<index.md>)\n\n# {}\n\n", md_escape(asset));
-    let h = present::header(&page.cells);
+    let outcomes = comparison::outcomes(&page.cells);
+    let h = present::header(&page.cells, &outcomes);
     for (k, v) in [
         ("Sponsor", h.sponsor.as_deref().unwrap_or("not stated")),
         (
@@ -1026,7 +1027,6 @@ pub fn asset_md(run: &RunRow, asset: &str, page: &AssetPage) -> String {
         if c.section != section {
             section = &c.section;
             if section == "efficacy" {
-                let outcomes = comparison::outcomes(&page.cells);
                 if !outcomes.is_empty() {
                     out.push_str("\n## efficacy: outcomes, arms side by side\n\n");
                     for o in &outcomes {
@@ -1190,7 +1190,7 @@ pub fn index_md(report: &RunReport) -> String {
     }
     out.push_str("| Asset | Sponsor | Indication | Lead trial | Approval | Headline | Cells by status | Open conflicts | Changed |\n|---|---|---|---|---|---|---|---|---|\n");
     for (asset, page) in &report.assets {
-        let h = present::header(&page.cells);
+        let h = present::header(&page.cells, &comparison::outcomes(&page.cells));
         let counts: Vec<String> = status_counts(page)
             .iter()
             .map(|(s, n)| format!("{}: {n}", status_words(s).0))
