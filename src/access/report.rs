@@ -307,28 +307,21 @@ pub async fn load(
             .table("catalog")
             .await?
             .filter(col("snapshot_id").eq(lit(run.snapshot_id.clone())))?
-            .select_columns(&["source_id", "title", "url", "retrieved_at", "family"])?
             .collect()
             .await?;
-        for b in &df {
-            let cols: Vec<Vec<Option<String>>> = (0..5)
-                .map(|i| strings(b.column(i)))
-                .collect::<Result<_, Error>>()?;
-            for row in 0..b.num_rows() {
-                let Some(id) = &cols[0][row] else { continue };
-                let Some(pages) = wanted.get(id) else {
-                    continue;
-                };
-                let src = SourceRef {
-                    title: cols[1][row].clone(),
-                    url: cols[2][row].clone(),
-                    retrieved_at: cols[3][row].clone(),
-                    family: cols[4][row].clone(),
-                };
-                for a in pages {
-                    if let Some(page) = assets.get_mut(a) {
-                        page.sources.insert(id.clone(), src.clone());
-                    }
+        for r in crate::lake::tables::CatalogRow::from_batches(&df)? {
+            let Some(pages) = wanted.get(&r.source_id) else {
+                continue;
+            };
+            let src = SourceRef {
+                title: r.title,
+                url: Some(r.url),
+                retrieved_at: r.retrieved_at,
+                family: Some(r.family),
+            };
+            for a in pages {
+                if let Some(page) = assets.get_mut(a) {
+                    page.sources.insert(r.source_id.clone(), src.clone());
                 }
             }
         }
@@ -401,15 +394,15 @@ pub async fn load(
     if let Some(a) = asset
         && !assets.contains_key(a)
     {
-        let all = ctx
-            .sql("SELECT DISTINCT asset_id FROM profile ORDER BY asset_id")
-            .await?
-            .collect()
-            .await?;
-        let mut known = Vec::new();
-        for b in &all {
-            known.extend(strings(b.column(0))?.into_iter().flatten());
-        }
+        let all = crate::run::precedence::collect_utf8(
+            ctx,
+            "SELECT DISTINCT asset_id FROM profile ORDER BY asset_id",
+        )
+        .await?;
+        let ids = crate::run::precedence::column(&all, "asset_id")?;
+        let known: Vec<String> = (0..all.num_rows())
+            .filter_map(|i| crate::run::precedence::get(ids, i))
+            .collect();
         return Err(AccessError::NoCells {
             asset: a.to_string(),
             run: run.run_id.clone(),
@@ -426,13 +419,6 @@ pub async fn load(
         assets,
         baseline,
     })
-}
-
-/// A text column of any string encoding (plain, view, dictionary) as owned strings.
-fn strings(a: &datafusion::arrow::array::ArrayRef) -> Result<Vec<Option<String>>, Error> {
-    let a = datafusion::arrow::compute::cast(a, &datafusion::arrow::datatypes::DataType::Utf8)?;
-    let a = datafusion::arrow::array::AsArray::as_string::<i32>(&a);
-    Ok(a.iter().map(|v| v.map(str::to_string)).collect())
 }
 
 /// The claim ids a derived, inferred or modeled claim names as its inputs.

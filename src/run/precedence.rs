@@ -279,7 +279,8 @@ pub async fn apply_files(
     })
 }
 
-async fn collect_utf8(ctx: &SessionContext, query: &str) -> Result<RecordBatch, Error> {
+/// Runs a query and returns its rows as one batch with every column cast to Utf8.
+pub async fn collect_utf8(ctx: &SessionContext, query: &str) -> Result<RecordBatch, Error> {
     let df = ctx.sql(query).await?;
     let schema: SchemaRef = Arc::new(df.schema().as_arrow().clone());
     let batches = df.collect().await?;
