@@ -1070,7 +1070,6 @@ pub async fn snapshot_live(
         let imported = import::assemble(ok, raw_bytes, n_files);
         let (mut manifest, blobs) = snapshot::build(&portfolio_c, &imported, "live")?;
         say_what_was_not_got(&mut manifest, &failures, &capped, &cfg_skip);
-        manifest.fetch_failures = failures;
         manifest.capped_searches = capped;
         Ok((imported, manifest, blobs))
     })

@@ -264,10 +264,11 @@ fn read_fetch_failures(
         return Ok(Vec::new());
     }
     if meta.len() > MAX_FETCH_FAILURES_BYTES {
-        return Err(bad(format!(
-            "{} bytes is over the limit of {MAX_FETCH_FAILURES_BYTES}",
-            meta.len()
-        )));
+        return Err(ImportError::TooLarge {
+            file: FETCH_FAILURES_FILE.to_string(),
+            size: meta.len(),
+            limit: MAX_FETCH_FAILURES_BYTES,
+        });
     }
     let bytes = std::fs::read(&path).map_err(|source| ImportError::Read {
         path: path.clone(),
