@@ -52,7 +52,8 @@ pub struct Outcome {
     pub analyses: Vec<Analysis>,
 }
 
-fn shown(c: &Cell) -> bool {
+/// Whether a cell holds a value to show: a `value` cell, or one value of a conflicting one.
+pub fn has_value(c: &Cell) -> bool {
     matches!(c.status.as_str(), "value" | "conflicting") && c.value.is_some()
 }
 
@@ -60,7 +61,10 @@ fn shown(c: &Cell) -> bool {
 pub fn outcomes(cells: &[Cell]) -> Vec<Outcome> {
     let mut order: Vec<String> = Vec::new();
     let mut by: BTreeMap<String, Vec<&Cell>> = BTreeMap::new();
-    for c in cells.iter().filter(|c| c.section == "efficacy" && shown(c)) {
+    for c in cells
+        .iter()
+        .filter(|c| c.section == "efficacy" && has_value(c))
+    {
         let Some(e) = &c.endpoint else { continue };
         if !by.contains_key(e) {
             order.push(e.clone());
@@ -74,12 +78,22 @@ pub fn outcomes(cells: &[Cell]) -> Vec<Outcome> {
         .collect()
 }
 
-fn get<'a>(cells: &[&'a Cell], field: &str, pop: &str, arm: &str) -> Option<&'a Cell> {
-    cells.iter().copied().find(|c| {
+/// The cells of one field at one population and arm, in page order.
+fn matching<'a, 'b>(
+    cells: &'b [&'a Cell],
+    field: &'b str,
+    pop: &'b str,
+    arm: &'b str,
+) -> impl Iterator<Item = &'a Cell> + 'b {
+    cells.iter().copied().filter(move |c| {
         c.field == field
             && c.population.as_deref().unwrap_or("") == pop
             && c.arm.as_deref().unwrap_or("") == arm
     })
+}
+
+fn get<'a>(cells: &[&'a Cell], field: &str, pop: &str, arm: &str) -> Option<&'a Cell> {
+    matching(cells, field, pop, arm).next()
 }
 
 fn val(c: Option<&Cell>) -> Option<String> {
@@ -144,13 +158,7 @@ fn outcome(endpoint: &str, cells: &[&Cell]) -> Outcome {
             .iter()
             .map(|arm| {
                 let v = get(cells, "efficacy.value", &pop, arm)?;
-                let all: Vec<String> = cells
-                    .iter()
-                    .filter(|c| {
-                        c.field == "efficacy.value"
-                            && c.population.as_deref().unwrap_or("") == pop
-                            && c.arm.as_deref().unwrap_or("") == arm
-                    })
+                let all: Vec<String> = matching(cells, "efficacy.value", &pop, arm)
                     .filter_map(|c| c.value.clone())
                     .collect();
                 Some(ArmCell {

@@ -5,7 +5,7 @@
 
 use chrono::{Days, NaiveDate};
 
-use crate::access::comparison::Outcome;
+use crate::access::comparison::{self, Outcome};
 use crate::access::report::Cell;
 
 /// The calendar day of a retrieval time (`2026-03-01T00:00:00Z` and `2026-03-01` both
@@ -167,11 +167,7 @@ pub struct Headline {
 fn values<'a>(cells: &'a [Cell], field: &str) -> Vec<&'a Cell> {
     cells
         .iter()
-        .filter(|c| {
-            c.field == field
-                && matches!(c.status.as_str(), "value" | "conflicting")
-                && c.value.is_some()
-        })
+        .filter(|c| c.field == field && comparison::has_value(c))
         .collect()
 }
 
