@@ -37,7 +37,6 @@ pub fn judge(claims: &[Claim], structural: usize, ev: &Evidence) -> Vec<Verdict>
         .map(|c| ClaimLine::Claim(Box::new(c.clone())))
         .collect();
     let mut verdicts = verify(&lines, ev);
-    let ok: Vec<bool> = verdicts.iter().map(Verdict::accepted).collect();
     let bound = bindings(&claims[..structural.min(claims.len())], &verdicts);
     for (c, v) in claims.iter().zip(verdicts.iter_mut()) {
         let Some(spec) = profile::spec(&c.field) else {
@@ -49,15 +48,16 @@ pub fn judge(claims: &[Claim], structural: usize, ev: &Evidence) -> Vec<Verdict>
             continue;
         };
         check_schema(c, spec, v);
-        if c.label == Label::Modeled && !assumptions_visible(c, claims, &ok) {
-            v.reject(
-                Gate::Label,
-                "a modeled claim must name its assumption claims, each accepted".into(),
-                false,
-            );
-        }
         if spec.arm_bound && c.label == Label::Fact {
             check_binding(c, &bound, v);
+        }
+    }
+    // Models last, in order (rNPV names peak sales), over the verdicts of their inputs.
+    for k in 0..claims.len() {
+        if claims[k].label == Label::Modeled
+            && let Err(why) = inputs_visible(&claims[k], claims, &verdicts)
+        {
+            verdicts[k].reject(Gate::Label, why, false);
         }
     }
     verdicts
@@ -96,15 +96,30 @@ fn check_schema(c: &Claim, spec: &FieldSpec, v: &mut Verdict) {
     }
 }
 
-/// Whether a modeled claim names its inputs, each an accepted assumption claim.
-fn assumptions_visible(c: &Claim, claims: &[Claim], ok: &[bool]) -> bool {
-    !c.inputs.is_empty()
-        && c.inputs.iter().all(|i| {
-            claims
-                .iter()
-                .position(|x| &x.id == i)
-                .is_some_and(|k| claims[k].label == Label::Assumption && ok[k])
-        })
+/// A modeled claim names its inputs, each accepted, and at least one of them is an
+/// assumption (a model over no visible assumption is a fact in disguise).
+fn inputs_visible(c: &Claim, claims: &[Claim], verdicts: &[Verdict]) -> Result<(), String> {
+    if c.formula.as_deref().is_none_or(|f| f.trim().is_empty()) {
+        return Err("a modeled claim must state its formula".into());
+    }
+    let mut assumptions = 0;
+    for i in &c.inputs {
+        match claims.iter().position(|x| &x.id == i) {
+            Some(k) if verdicts[k].accepted() => {
+                assumptions += usize::from(claims[k].label == Label::Assumption);
+            }
+            Some(_) => return Err(format!("its input claim {i:?} was rejected")),
+            None => {
+                return Err(format!(
+                    "its input claim {i:?} is not among the asset's claims"
+                ));
+            }
+        }
+    }
+    if assumptions == 0 {
+        return Err("a modeled claim must name its assumption claims, each accepted".into());
+    }
+    Ok(())
 }
 
 /// An arm-level fact must cite a locator bound to the very cell it claims.

@@ -17,6 +17,7 @@ mod label;
 pub mod llm;
 pub mod sources;
 mod tree;
+pub mod valuation;
 
 /// What a step sees: the asset, its family statuses and its bundle rows.
 pub struct Input<'a> {
@@ -170,6 +171,24 @@ impl Emit<'_> {
         })
     }
 
+    /// An assumption taken from the assumptions file: its key is the endpoint, the
+    /// locator names the file, its hash and the key, and the formula carries the
+    /// provenance written beside the number.
+    pub fn assumption(&mut self, key: &str, entry: &valuation::Entry, locator: &str) -> String {
+        let c = self.claim(
+            Label::Assumption,
+            "valuation.assumption",
+            &Key::endpoint(key),
+            &entry.base.to_string(),
+            &entry.unit,
+        );
+        self.push(Claim {
+            locator: Some(locator.into()),
+            formula: Some(format!("provenance: {}", entry.provenance)),
+            ..c
+        })
+    }
+
     fn push(&mut self, mut c: Claim) -> String {
         c.id = claim_id("x", &c);
         // The same statement from the same place is one claim.
@@ -240,7 +259,7 @@ pub const STEPS: &[(&str, Step)] = &[
     ("competitors", sources::competitors),
     ("market", sources::market),
     ("financials", sources::financials),
-    ("valuation", sources::valuation),
+    ("valuation", valuation::valuation),
 ];
 
 /// Runs every extractive step over one asset's bundle. Pure.

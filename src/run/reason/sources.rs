@@ -699,14 +699,3 @@ pub fn financials(input: &Input<'_>, e: &mut Emit<'_>) {
         }
     }
 }
-
-pub fn valuation(_input: &Input<'_>, e: &mut Emit<'_>) {
-    let why = "the extractive reasoner states facts only; valuation is modeled over assumptions (the llm reasoner or an analyst's claims)";
-    for f in [
-        "valuation.assumption",
-        "valuation.peak_sales",
-        "valuation.rnpv",
-    ] {
-        e.skip(f, why);
-    }
-}
