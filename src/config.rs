@@ -37,6 +37,8 @@ pub enum ConfigError {
     },
     #[error(transparent)]
     Ranks(#[from] RulesError),
+    #[error("assumptions {}: {message}", path.display())]
+    Assumptions { path: PathBuf, message: String },
     #[error("DataFusion settings from the environment")]
     DataFusion(#[from] datafusion::error::DataFusionError),
     #[error("{var}={value:?}: use a size in bytes, or with K, M or G (e.g. 4G)")]
@@ -90,6 +92,22 @@ pub fn ranks(path: Option<&Path>) -> Result<Ranks, ConfigError> {
     Ok(match path {
         Some(p) => Ranks::parse(&read(p)?, &p.display().to_string())?,
         None => Ranks::default_ranks(),
+    })
+}
+
+/// The valuation assumptions: the file given, else the shipped jobs/valuation.toml.
+pub fn assumptions(
+    path: Option<&Path>,
+) -> Result<std::sync::Arc<crate::run::reason::valuation::Book>, ConfigError> {
+    use crate::run::reason::valuation::Book;
+    Ok(match path {
+        Some(p) => std::sync::Arc::new(Book::parse(&read(p)?, &p.display().to_string()).map_err(
+            |message| ConfigError::Assumptions {
+                path: p.to_owned(),
+                message,
+            },
+        )?),
+        None => Book::shipped_arc(),
     })
 }
 

@@ -93,6 +93,7 @@ pub async fn run(
             progress: false,
             jobs: crate::config::cores(),
             baseline: None,
+            assumptions: crate::run::reason::valuation::Book::shipped_arc(),
         },
     )
     .await?;

@@ -1077,6 +1077,7 @@ async fn a_failed_night_reads_as_fetch_failures_in_the_diff() {
                 jobs: 2,
                 progress: false,
                 baseline: None,
+                assumptions: dossier::run::reason::valuation::Book::shipped_arc(),
             },
         )
         .await

@@ -1241,3 +1241,159 @@ fn real_corpus_pages_show_outcomes_side_by_side_with_a_forest_plot() {
     assert!(md.contains("efficacy: outcomes, arms side by side"));
     assert!(md.contains("15\\.231"));
 }
+
+/// The valuation of an asset as the tables hold it: (field, endpoint) -> (value, label,
+/// status, detail), and its claims' ids by field.
+type Valuation = (
+    BTreeMap<(String, String), (String, String, String, String)>,
+    BTreeMap<String, BTreeSet<String>>,
+);
+
+fn valuation_of(lake: &Path, run_id: &str, asset: &str) -> Valuation {
+    let cells = sql_json(
+        lake,
+        &format!(
+            "SELECT field, endpoint, value, label, status, detail FROM profile_cells \
+             WHERE run_id = '{run_id}' AND asset_id = '{asset}' AND section = 'valuation'"
+        ),
+    );
+    let cells = cells
+        .iter()
+        .map(|c| {
+            (
+                (s(c, "field").to_string(), s(c, "endpoint").to_string()),
+                (
+                    s(c, "value").to_string(),
+                    s(c, "label").to_string(),
+                    s(c, "status").to_string(),
+                    s(c, "detail").to_string(),
+                ),
+            )
+        })
+        .collect();
+    let mut claims: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for c in sql_json(
+        lake,
+        &format!(
+            "SELECT field, claim_id FROM claims WHERE run_id = '{run_id}' AND asset_id = '{asset}'"
+        ),
+    ) {
+        claims
+            .entry(s(&c, "field").to_string())
+            .or_default()
+            .insert(s(&c, "claim_id").to_string());
+    }
+    (cells, claims)
+}
+
+/// The data team's edit: one assumption changed in a copy of jobs/valuation.toml moves
+/// exactly the cells and claims that use it, under a run id of its own; an assumption
+/// taken out leaves the model `source_empty` naming it.
+#[test]
+fn an_edited_assumptions_file_changes_exactly_the_modeled_cells() {
+    let lake = fixture_snapshot();
+    let base = run(lake.path(), &[]);
+    let (cells, claims) = valuation_of(lake.path(), &base, "zelnorib");
+    let rnpv = &cells[&("valuation.rnpv".to_string(), String::new())];
+    assert_eq!((rnpv.1.as_str(), rnpv.2.as_str()), ("modeled", "value"));
+    let peak = &cells[&("valuation.peak_sales".to_string(), String::new())];
+    // CML incidence 1.9 per 100,000 x 335,000,000 people x 10% x 150,000 USD
+    assert_eq!(peak.0, "95475000");
+    // Modeled cells are never facts, in the cells and in the claims.
+    let labels = sql_json(
+        lake.path(),
+        "SELECT DISTINCT label FROM claims WHERE field LIKE 'valuation.%' \
+         UNION SELECT DISTINCT label FROM profile_cells WHERE field LIKE 'valuation.%' AND label IS NOT NULL",
+    );
+    for l in &labels {
+        assert!(["modeled", "assumption"].contains(&s(l, "label")), "{l}");
+    }
+
+    let book =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("jobs/valuation.toml"))
+            .unwrap();
+    let edited = book.replacen(
+        "[assumption.\"discount_rate\"]\nbase = 0.10",
+        "[assumption.\"discount_rate\"]\nbase = 0.11",
+        1,
+    );
+    assert_ne!(
+        edited, book,
+        "the shipped file has the discount rate at 0.10"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("valuation.toml");
+    std::fs::write(&file, &edited).unwrap();
+    let other = run(lake.path(), &["--assumptions", file.to_str().unwrap()]);
+    assert_ne!(other, base, "another assumptions file is another run");
+    let (cells2, claims2) = valuation_of(lake.path(), &other, "zelnorib");
+    let changed: BTreeSet<&(String, String)> = cells
+        .keys()
+        .chain(cells2.keys())
+        .filter(|k| cells.get(*k) != cells2.get(*k))
+        .collect();
+    assert_eq!(
+        changed,
+        [
+            &(
+                "valuation.assumption".to_string(),
+                "discount_rate".to_string()
+            ),
+            &("valuation.rnpv".to_string(), String::new()),
+        ]
+        .into(),
+        "{cells:?}\n{cells2:?}"
+    );
+    let r1: f64 = rnpv.0.parse().unwrap();
+    let r2: f64 = cells2[&("valuation.rnpv".to_string(), String::new())]
+        .0
+        .parse()
+        .unwrap();
+    assert!(r2 < r1, "a higher discount rate lowers rNPV: {r1} -> {r2}");
+    let moved: BTreeSet<&String> = claims
+        .keys()
+        .chain(claims2.keys())
+        .filter(|f| claims.get(*f) != claims2.get(*f))
+        .collect();
+    assert_eq!(
+        moved,
+        [
+            &"valuation.assumption".to_string(),
+            &"valuation.rnpv".to_string()
+        ]
+        .into()
+    );
+    // the other assets' cells did not move either
+    for asset in ["quorvimab", "velantide"] {
+        assert_eq!(
+            valuation_of(lake.path(), &base, asset),
+            valuation_of(lake.path(), &other, asset)
+        );
+    }
+
+    // No population assumption: a rate per 100,000 cannot become patients.
+    let start = edited.find("[assumption.\"us_population\"]").unwrap();
+    let end = start + edited[start..].find("\n\n").unwrap();
+    std::fs::write(&file, format!("{}{}", &edited[..start], &edited[end..])).unwrap();
+    let third = run(lake.path(), &["--assumptions", file.to_str().unwrap()]);
+    let (cells3, _) = valuation_of(lake.path(), &third, "zelnorib");
+    for f in ["valuation.peak_sales", "valuation.rnpv"] {
+        let c = &cells3[&(f.to_string(), String::new())];
+        assert_eq!(c.2, "source_empty", "{f}: {c:?}");
+        assert!(c.3.contains("us_population"), "{f}: {c:?}");
+    }
+
+    // A file that is not the assumptions shape says so and runs nothing.
+    std::fs::write(&file, "[assumption.x]\nbase = \"ten\"\n").unwrap();
+    let out = dossier()
+        .args(["--lake", lake.path().to_str().unwrap(), "run"])
+        .args(["--assumptions", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("assumptions") && err.contains("valuation.toml"),
+        "{err}"
+    );
+}

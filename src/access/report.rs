@@ -630,6 +630,34 @@ fn citation_line(
     }
 }
 
+/// How an input claim is named beside a model or formula: an assumption by its key
+/// (`assumption discount_rate`), anything else by its field and arm.
+fn input_name(i: &ClaimRow) -> String {
+    if i.label == "assumption" {
+        return format!("assumption {}", i.endpoint.as_deref().unwrap_or("?"));
+    }
+    [Some(short_field(&i.field).to_string()), i.arm.clone()]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// A claim's formula with its heading: an assumption's is its provenance.
+fn formula_words(f: &str) -> (&'static str, &str) {
+    match f.strip_prefix("provenance: ") {
+        Some(p) => ("Provenance", p),
+        None => ("Formula", f),
+    }
+}
+
+/// The assumptions file (path, hash and key) an assumption claim was taken from.
+fn assumption_file(c: &ClaimRow) -> Option<&str> {
+    c.locator
+        .as_deref()
+        .filter(|_| c.label == "assumption" && c.source.is_none())
+}
+
 /// The evidence of a derived or inferred cell: its formula and input claims, each
 /// linked to the row that shows it or cited in place.
 fn inputs_html(page: &AssetPage, c: &Cell, rows: &BTreeMap<&str, usize>) -> Markup {
@@ -637,13 +665,17 @@ fn inputs_html(page: &AssetPage, c: &Cell, rows: &BTreeMap<&str, usize>) -> Mark
     html! {
         @if let Some(claim) = claim.filter(|k| k.formula.is_some() || k.inputs.is_some()) {
             div class="inputs" {
-                @if let Some(f) = &claim.formula { div class="formula" { "Formula: " (f) } }
+                @if let Some(f) = &claim.formula {
+                    @let (what, text) = formula_words(f);
+                    div class="formula" { (what) ": " (text) }
+                }
+                @if let Some(book) = assumption_file(claim) { div class="book" { "From " code { (book) } } }
                 ul {
                     @for id in input_ids(claim) {
                         li class="input" data-claim=(id) {
                             @match page.claims.get(id) {
                                 Some(i) => {
-                                    @let what = [Some(short_field(&i.field).to_string()), i.arm.clone()].into_iter().flatten().collect::<Vec<_>>().join(" · ");
+                                    @let what = input_name(i);
                                     @match rows.get(id) {
                                         Some(r) => a href={ "#cell-" (r) } { (what) },
                                         None => span { (what) },
@@ -1071,14 +1103,22 @@ pub fn asset_md(run: &RunRow, asset: &str, page: &AssetPage) -> String {
         }
         if let Some(claim) = c.claim_id.as_deref().and_then(|id| page.claims.get(id)) {
             if let Some(f) = &claim.formula {
-                evidence.push_str(&format!(" · formula: _{}_", md_escape(f)));
+                let (what, text) = formula_words(f);
+                evidence.push_str(&format!(
+                    " · {}: _{}_",
+                    what.to_lowercase(),
+                    md_escape(text)
+                ));
+            }
+            if let Some(book) = assumption_file(claim) {
+                evidence.push_str(&format!(" · from `{book}`"));
             }
             for id in input_ids(claim) {
                 if let Some(i) = page.claims.get(id) {
                     let src = i.source_id.as_deref().and_then(|s| page.sources.get(s));
                     evidence.push_str(&format!(
                         " · input {}: {}",
-                        md_escape(short_field(&i.field)),
+                        md_escape(&input_name(i)),
                         md_escape(&value_of(&Some(i.value.clone()), &i.unit))
                     ));
                     if let Some(r) = src {

@@ -193,6 +193,10 @@ pub enum Command {
         /// the same portfolio).
         #[arg(long)]
         baseline: Option<String>,
+        /// Valuation assumptions (TOML, the shape of jobs/valuation.toml). Default: the
+        /// assumptions shipped in jobs/valuation.toml. Another file is another run id.
+        #[arg(long, env = "DOSSIER_ASSUMPTIONS")]
+        assumptions: Option<PathBuf>,
     },
     /// Run the precedence rules of sql/ over candidate tables in Parquet (the run's
     /// `accepted` and `empty_cells` shapes); writes profile_cells.parquet and

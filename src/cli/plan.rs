@@ -224,6 +224,7 @@ pub fn plan(cli: Cli) -> anyhow::Result<Plan> {
             shard,
             jobs,
             baseline,
+            assumptions,
         } => {
             let llm = match (llm_base_url, llm_model) {
                 (Some(base_url), Some(model)) => Some(llm::Config {
@@ -251,6 +252,7 @@ pub fn plan(cli: Cli) -> anyhow::Result<Plan> {
                 jobs: jobs.unwrap_or_else(config::cores),
                 progress: !cli.quiet,
                 baseline: baseline.map(run_ref).transpose()?,
+                assumptions: config::assumptions(assumptions.as_deref())?,
             }))
         }
         Command::Rules {

@@ -114,6 +114,7 @@ impl Step<'_> {
             "reasoner": self.reasoner, "model": p.model,
             "llm_budget": self.client.as_ref().map(|c| c.budget()),
             "code": env!("CARGO_PKG_VERSION"),
+            "assumptions": p.book.sha256(),
         });
         let key = self.journal.key("asset", &inputs.to_string());
         if let Some(entry) = self.journal.read::<AssetEntry>(&key).await? {
@@ -123,7 +124,7 @@ impl Step<'_> {
         let batches =
             crate::snapshot::read_bundle(self.lake, bundle_hash, &format!("asset {asset}")).await?;
         let (ev, manifest, client) = (p.evidence.clone(), p.manifest.clone(), self.client.clone());
-        let (asset_id, run_id) = (asset.clone(), p.run_id.clone());
+        let (asset_id, run_id, book) = (asset.clone(), p.run_id.clone(), p.book.clone());
         let handle = tokio::runtime::Handle::current();
         let r = crate::blocking(move || {
             let rows = bundle::rows(&batches);
@@ -131,7 +132,7 @@ impl Step<'_> {
                 Some(c) => c.claims(input, out, &handle),
                 None => Ok((vec![], 0, 0)),
             };
-            reason_asset(&run_id, &asset_id, &manifest, &rows, &ev, &llm_fn)
+            reason_asset(&run_id, &asset_id, &manifest, &rows, &ev, &book, &llm_fn)
         })
         .await?;
         for (table, b) in [
@@ -164,6 +165,7 @@ pub fn reason_asset(
     manifest: &SnapshotManifest,
     rows: &[Row],
     ev: &Evidence,
+    book: &crate::run::reason::valuation::Book,
     llm_claims: &LlmClaims<'_>,
 ) -> Result<AssetRun, Error> {
     let t = Instant::now();
@@ -176,7 +178,7 @@ pub fn reason_asset(
         .ok_or_else(|| RunError::NotInPortfolio(asset_id.to_string()))?;
     let families: BTreeMap<Family, FamilyStatus> =
         entry.families.iter().map(|(f, o)| (*f, o.status)).collect();
-    let input = Input::new(asset, &families, rows);
+    let input = Input::new(asset, &families, rows).with_book(book);
     let out = reason::extractive(&input);
     let (extra, prompt_tokens, bundle_tokens) = llm_claims(&input, &out)?;
     let mut claims = out.claims.clone();

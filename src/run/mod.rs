@@ -43,6 +43,7 @@ use crate::run::evidence::Evidence;
 use crate::run::gates::Verdict;
 use crate::run::profile::Status;
 use crate::run::reason::llm;
+use crate::run::reason::valuation;
 
 #[derive(
     Clone,
@@ -79,6 +80,8 @@ pub struct Options {
     /// The run `cell_changes` compares with; `None`: the previous finished run of the
     /// same portfolio.
     pub baseline: Option<String>,
+    /// The valuation assumptions (default: the shipped jobs/valuation.toml).
+    pub assumptions: Arc<valuation::Book>,
 }
 
 /// Shard `index` of `count`: an asset belongs to the shard its id hashes to, so shards
@@ -168,12 +171,21 @@ pub fn valid_run_id(id: &str) -> bool {
 }
 
 /// The default run id: a hash of what determines the run's output.
-pub fn default_run_id(snapshot: &Hash256, reasoner: Reasoner, model: Option<&str>) -> String {
-    let text = format!(
+pub fn default_run_id(
+    snapshot: &Hash256,
+    reasoner: Reasoner,
+    model: Option<&str>,
+    book: &valuation::Book,
+) -> String {
+    let mut text = format!(
         "{snapshot}\n{reasoner:?}\n{}\n{}",
         model.unwrap_or(""),
         env!("CARGO_PKG_VERSION")
     );
+    // Another assumptions file is another run (the shipped one keeps the ids it had).
+    if book.sha256() != valuation::Book::shipped().sha256() {
+        text.push_str(&format!("\n{}", book.sha256()));
+    }
     format!("r-{}", &sha256_hex(text.as_bytes())[..16])
 }
 
@@ -255,6 +267,7 @@ pub(crate) struct Pinned {
     pub model: Option<String>,
     /// The assets of this invocation with their bundles, by asset id.
     pub assets: Vec<(String, Hash256)>,
+    pub book: Arc<valuation::Book>,
 }
 
 /// Runs the reasoner over the chosen assets of a snapshot and writes the tables, in
@@ -332,7 +345,12 @@ async fn pin(lake: &Lake, opts: &Options) -> Result<Pinned, Error> {
         Some(id) => {
             return Err(RunError::BadRunId(id.clone()).into());
         }
-        None => default_run_id(&snapshot_id, opts.reasoner, model.as_deref()),
+        None => default_run_id(
+            &snapshot_id,
+            opts.reasoner,
+            model.as_deref(),
+            &opts.assumptions,
+        ),
     };
     let assets = manifest
         .assets
@@ -348,6 +366,7 @@ async fn pin(lake: &Lake, opts: &Options) -> Result<Pinned, Error> {
         evidence: Arc::new(ev),
         model,
         assets,
+        book: opts.assumptions.clone(),
     })
 }
 

@@ -24,6 +24,8 @@ pub struct Input<'a> {
     pub asset: &'a Asset,
     pub families: &'a BTreeMap<Family, FamilyStatus>,
     pub rows: &'a [Row],
+    /// The valuation assumptions.
+    pub book: &'a valuation::Book,
     /// The asset's CT.gov studies, read once for every step that needs them.
     studies: std::cell::OnceCell<Vec<(usize, ctgov::Study)>>,
 }
@@ -38,8 +40,14 @@ impl<'a> Input<'a> {
             asset,
             families,
             rows,
+            book: valuation::Book::shipped(),
             studies: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The same input with another assumptions file.
+    pub fn with_book(self, book: &'a valuation::Book) -> Input<'a> {
+        Input { book, ..self }
     }
 
     /// The asset's own CT.gov studies (v2 JSON or legacy XML), parsed on first use.

@@ -19,7 +19,7 @@ pub const BOOK_PATH: &str = "jobs/valuation.toml";
 const BOOK_TEXT: &str = include_str!("../../../jobs/valuation.toml");
 
 /// One assumption: the value used, its sensitivity range, unit and provenance.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, serde::Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Entry {
     pub base: f64,
@@ -44,19 +44,49 @@ pub struct Book {
     assumption: BTreeMap<String, Entry>,
     #[serde(skip)]
     sha256: String,
+    /// The file's name (`valuation.toml`): claims name it, not a machine's path, so a
+    /// run stays a function of its inputs wherever the file sits.
+    #[serde(skip)]
+    path: String,
 }
 
 impl Book {
-    pub fn parse(text: &str) -> Result<Book, String> {
+    /// The file's sha256 (hex).
+    pub fn sha256(&self) -> &str {
+        &self.sha256
+    }
+
+    /// Parses an assumptions file read from `path`; every entry needs a unit and a
+    /// provenance, and a base inside its low..high range.
+    pub fn parse(text: &str, path: &str) -> Result<Book, String> {
         let mut b: Book = toml::from_str(text).map_err(|e| e.to_string())?;
+        for (k, e) in &b.assumption {
+            if e.unit.trim().is_empty() || e.provenance.trim().is_empty() {
+                return Err(format!("assumption {k:?} needs a unit and a provenance"));
+            }
+            if e.low.is_some_and(|l| l > e.base) || e.high.is_some_and(|h| h < e.base) {
+                return Err(format!(
+                    "assumption {k:?}: base {} is outside low..high",
+                    e.base
+                ));
+            }
+        }
         b.sha256 = crate::domain::sha256_hex(text.as_bytes());
+        b.path = std::path::Path::new(path)
+            .file_name()
+            .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned());
         Ok(b)
     }
 
     /// The shipped book (checked by a test, so it always parses).
     pub fn shipped() -> &'static Book {
         static B: std::sync::OnceLock<Book> = std::sync::OnceLock::new();
-        B.get_or_init(|| Book::parse(BOOK_TEXT).expect("jobs/valuation.toml parses"))
+        B.get_or_init(|| Book::parse(BOOK_TEXT, BOOK_PATH).expect("jobs/valuation.toml parses"))
+    }
+
+    /// The shipped book, shared.
+    pub fn shipped_arc() -> std::sync::Arc<Book> {
+        std::sync::Arc::new(Book::shipped().clone())
     }
 
     /// The entry for `name` in `area`, falling back to `name.all`, then to `name`.
@@ -190,8 +220,8 @@ const FIELDS: [&str; 3] = [
 ];
 
 /// The step: reads the facts earlier steps emitted for this asset.
-pub fn valuation(_input: &Input<'_>, e: &mut Emit<'_>) {
-    let book = Book::shipped();
+pub fn valuation(input: &Input<'_>, e: &mut Emit<'_>) {
+    let book = input.book;
     let facts: Vec<Claim> = e
         .out
         .claims
@@ -370,7 +400,10 @@ fn pick_epi(
 fn emit(e: &mut Emit<'_>, book: &Book, ch: &Chosen) {
     let mut assumption = |name: &str| -> Option<(String, f64)> {
         let (key, entry) = book.get(name, &ch.area)?;
-        let locator = format!("{BOOK_PATH}@sha256:{}#{key}", &book.sha256[..16]);
+        // The entry's own hash: an assumption that did not change keeps its claim id.
+        let text = serde_json::json!([key, entry]).to_string();
+        let hash = crate::domain::sha256_hex(text.as_bytes());
+        let locator = format!("{}#{key}@sha256:{}", book.path, &hash[..16]);
         let id = e.assumption(&key, entry, &locator);
         Some((id, entry.base))
     };
@@ -380,8 +413,12 @@ fn emit(e: &mut Emit<'_>, book: &Book, ch: &Chosen) {
     };
     let mut ids: Vec<String> = Vec::new();
     let mut take = |name: &str, ids: &mut Vec<String>| -> Result<f64, String> {
-        let (id, v) =
-            assumption(name).ok_or_else(|| format!("{BOOK_PATH} has no assumption {name:?}"))?;
+        let (id, v) = assumption(name).ok_or_else(|| {
+            format!(
+                "the model needs the assumption {name:?}, which {} does not hold",
+                book.path
+            )
+        })?;
         ids.push(id);
         Ok(v)
     };
