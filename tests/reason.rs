@@ -1253,7 +1253,7 @@ fn valuation_of(lake: &Path, run_id: &str, asset: &str) -> Valuation {
     let cells = sql_json(
         lake,
         &format!(
-            "SELECT field, endpoint, value, label, status, detail FROM profile_cells \
+            "SELECT field, concat_ws(' ', endpoint, population) AS endpoint, value, label, status, detail FROM profile_cells \
              WHERE run_id = '{run_id}' AND asset_id = '{asset}' AND section = 'valuation'"
         ),
     );
@@ -1332,18 +1332,18 @@ fn an_edited_assumptions_file_changes_exactly_the_modeled_cells() {
         .chain(cells2.keys())
         .filter(|k| cells.get(*k) != cells2.get(*k))
         .collect();
-    assert_eq!(
-        changed,
-        [
-            &(
-                "valuation.assumption".to_string(),
-                "discount_rate".to_string()
-            ),
-            &("valuation.rnpv".to_string(), String::new()),
-        ]
-        .into(),
-        "{cells:?}\n{cells2:?}"
-    );
+    // the discount rate's own cell, rNPV and its sensitivity rows (each discounted);
+    // peak sales and every other assumption stay
+    let expected: BTreeSet<&(String, String)> = cells
+        .keys()
+        .filter(|(f, e)| {
+            (f == "valuation.assumption" && e == "discount_rate")
+                || f == "valuation.rnpv"
+                || f == "valuation.rnpv_sensitivity"
+        })
+        .collect();
+    assert!(expected.len() >= 5, "{expected:?}");
+    assert_eq!(changed, expected, "{cells:?}\n{cells2:?}");
     let r1: f64 = rnpv.0.parse().unwrap();
     let r2: f64 = cells2[&("valuation.rnpv".to_string(), String::new())]
         .0
@@ -1359,7 +1359,8 @@ fn an_edited_assumptions_file_changes_exactly_the_modeled_cells() {
         moved,
         [
             &"valuation.assumption".to_string(),
-            &"valuation.rnpv".to_string()
+            &"valuation.rnpv".to_string(),
+            &"valuation.rnpv_sensitivity".to_string(),
         ]
         .into()
     );

@@ -536,6 +536,14 @@ pub const FIELDS: &[FieldSpec] = &[
         &[L::Modeled],
         "modeled over visible assumption claims, never a fact",
     ),
+    f(
+        "valuation.rnpv_sensitivity",
+        &[],
+        "endpoint: the assumption moved; population: low or high",
+        false,
+        &[L::Modeled],
+        "rnpv with one assumption at its low or high value, the three that move it most",
+    ),
 ];
 
 #[allow(clippy::too_many_arguments)]

@@ -213,11 +213,59 @@ pub const PEAK_FORMULA: &str = "peak_sales = patients x peak_share x price_per_p
 pub const RNPV_FORMULA: &str = "rnpv = pos x sum over years y after valuation_year of sales(y) x operating_margin x (1 - tax_rate) / (1 + discount_rate)^(y - valuation_year); sales ramp linearly from launch (approval year, or valuation_year + launch_lag) to peak_sales over years_to_peak, hold until launch + exclusivity_years, then lose erosion_after_loe a year for tail_years; development costs are not modeled";
 
 /// The fields this step fills.
-const FIELDS: [&str; 3] = [
+const FIELDS: [&str; 4] = [
     "valuation.assumption",
     "valuation.peak_sales",
     "valuation.rnpv",
+    "valuation.rnpv_sensitivity",
 ];
+
+/// How many assumptions the sensitivity view shows (those that move rNPV most).
+pub const SENSITIVITY_TOP: usize = 3;
+
+/// `inputs` with the assumption `name` (a key of the book, `pos.phase_2.oncology`) set
+/// to `v`; `None` for an assumption the model does not vary.
+pub fn with_assumption(i: &Inputs, name: &str, v: f64) -> Option<Inputs> {
+    let mut o = i.clone();
+    let head = name.split('.').next().unwrap_or(name);
+    match head {
+        "discount_rate" => o.discount_rate = v,
+        "pos" => o.pos = v,
+        "launch_lag" => o.launch_lag = v as i32,
+        "peak_share" => o.peak_share = v,
+        "price_per_patient_year" => o.price = v,
+        "years_to_peak" => o.years_to_peak = v,
+        "exclusivity_years" => o.exclusivity_years = v as i32,
+        "erosion_after_loe" => o.erosion = v,
+        "operating_margin" => o.margin = v,
+        _ => return None,
+    }
+    Some(o)
+}
+
+/// The sensitivity view: for each varied assumption with a low and a high value,
+/// (key, low, high, rNPV at low, rNPV at high), the widest swings first, at most `top`.
+pub fn sensitivity(
+    i: &Inputs,
+    used: &[(String, Entry)],
+    top: usize,
+) -> Vec<(String, f64, f64, f64, f64)> {
+    let mut rows: Vec<(String, f64, f64, f64, f64)> = used
+        .iter()
+        .filter_map(|(k, e)| {
+            let (lo, hi) = (e.low?, e.high?);
+            let at_lo = rnpv(&with_assumption(i, k, lo)?);
+            let at_hi = rnpv(&with_assumption(i, k, hi)?);
+            Some((k.clone(), lo, hi, at_lo, at_hi))
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        let swing = |r: &(String, f64, f64, f64, f64)| (r.4 - r.3).abs();
+        swing(b).total_cmp(&swing(a)).then_with(|| a.0.cmp(&b.0))
+    });
+    rows.truncate(top);
+    rows
+}
 
 /// The step: reads the facts earlier steps emitted for this asset.
 pub fn valuation(input: &Input<'_>, e: &mut Emit<'_>) {
@@ -398,13 +446,16 @@ fn pick_epi(
 
 /// Emits the assumption claims, then peak sales and rNPV over them and the facts.
 fn emit(e: &mut Emit<'_>, book: &Book, ch: &Chosen) {
+    let mut used: Vec<(String, Entry, String)> = Vec::new();
     let mut assumption = |name: &str| -> Option<(String, f64)> {
         let (key, entry) = book.get(name, &ch.area)?;
+        let at = key.clone();
         // The entry's own hash: an assumption that did not change keeps its claim id.
         let text = serde_json::json!([key, entry]).to_string();
         let hash = crate::domain::sha256_hex(text.as_bytes());
         let locator = format!("{}#{key}@sha256:{}", book.path, &hash[..16]);
         let id = e.assumption(&key, entry, &locator);
+        used.push((at, entry.clone(), id.clone()));
         Some((id, entry.base))
     };
     let stage_key = match ch.stage {
@@ -465,7 +516,11 @@ fn emit(e: &mut Emit<'_>, book: &Book, ch: &Chosen) {
     let (inputs, mut peak_ids) = match built {
         Ok(x) => x,
         Err(why) => {
-            for f in ["valuation.peak_sales", "valuation.rnpv"] {
+            for f in [
+                "valuation.peak_sales",
+                "valuation.rnpv",
+                "valuation.rnpv_sensitivity",
+            ] {
                 e.undecided(f, why.clone());
             }
             return;
@@ -486,7 +541,7 @@ fn emit(e: &mut Emit<'_>, book: &Book, ch: &Chosen) {
     let mut rnpv_ids = vec![peak];
     rnpv_ids.extend(ch.stage_claims.iter().cloned());
     rnpv_ids.extend(ids);
-    e.over(
+    let rnpv_id = e.over(
         Label::Modeled,
         "valuation.rnpv",
         &Key::default(),
@@ -495,6 +550,34 @@ fn emit(e: &mut Emit<'_>, book: &Book, ch: &Chosen) {
         rnpv_ids,
         RNPV_FORMULA,
     );
+    let entries: Vec<(String, Entry)> = used
+        .iter()
+        .map(|(k, en, _)| (k.clone(), en.clone()))
+        .collect();
+    for (key, lo, hi, at_lo, at_hi) in sensitivity(&inputs, &entries, SENSITIVITY_TOP) {
+        let id = used.iter().find(|(k, _, _)| *k == key).map(|u| u.2.clone());
+        for (side, v, r) in [("low", lo, at_lo), ("high", hi, at_hi)] {
+            e.over(
+                Label::Modeled,
+                "valuation.rnpv_sensitivity",
+                &Key {
+                    endpoint: key.clone(),
+                    population: side.into(),
+                    arm: String::new(),
+                },
+                &format!("{r:.0}"),
+                "USD",
+                id.iter().cloned().chain([rnpv_id.clone()]).collect(),
+                &format!(
+                    "rnpv with {key} at its {side} value {v} (base {}), every other input at base",
+                    entries
+                        .iter()
+                        .find(|(k, _)| *k == key)
+                        .map_or(0.0, |x| x.1.base)
+                ),
+            );
+        }
+    }
 }
 
 #[cfg(test)]
@@ -571,6 +654,47 @@ mod tests {
         );
         // 0.5 x (16,528,925.6 + 30,052,592.0 + 27,320,538.2 + 12,418,426.5 + 5,644,739.3)
         assert!((rnpv(&i) - 45_982_610.8).abs() < 1.0, "{}", rnpv(&i));
+    }
+
+    /// The sensitivity rows move one assumption at a time and rank by swing.
+    #[test]
+    fn sensitivity_moves_one_assumption_at_a_time() {
+        let i = Inputs {
+            stage: Stage::Phase(2),
+            patients: 10_000.0,
+            valuation_year: 2026,
+            discount_rate: 0.10,
+            pos: 0.5,
+            launch_lag: 2,
+            peak_share: 0.10,
+            price: 100_000.0,
+            years_to_peak: 2.0,
+            exclusivity_years: 3,
+            erosion: 0.5,
+            tail_years: 2,
+            margin: 0.5,
+            tax_rate: 0.2,
+        };
+        let entry = |base, low, high| Entry {
+            base,
+            low: Some(low),
+            high: Some(high),
+            unit: "u".into(),
+            provenance: "p".into(),
+        };
+        let used = vec![
+            ("pos.phase_2.all".to_string(), entry(0.5, 0.25, 1.0)),
+            ("operating_margin".to_string(), entry(0.5, 0.4, 0.6)),
+            ("tax_rate".to_string(), entry(0.2, 0.1, 0.3)),
+        ];
+        let rows = sensitivity(&i, &used, 3);
+        // rNPV is linear in pos: half and double; margin: 0.8x and 1.2x; tax not varied
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].0, "pos.phase_2.all");
+        let base = rnpv(&i);
+        assert!((rows[0].3 - base / 2.0).abs() < 1e-6 && (rows[0].4 - base * 2.0).abs() < 1e-6);
+        assert!((rows[1].3 - base * 0.8).abs() < 1e-6 && (rows[1].4 - base * 1.2).abs() < 1e-6);
+        assert_eq!(sensitivity(&i, &used, 1).len(), 1);
     }
 
     #[test]
