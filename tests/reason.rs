@@ -1384,6 +1384,31 @@ fn an_edited_assumptions_file_changes_exactly_the_modeled_cells() {
         assert!(c.3.contains("us_population"), "{f}: {c:?}");
     }
 
+    // The page shows the sensitivity view beside the number, labelled as a model.
+    let page = succeeds(
+        lake.path(),
+        &[
+            "report", "--run", &base, "--asset", "zelnorib", "--format", "md", "-q",
+        ],
+    );
+    let at = page
+        .find("## valuation: rNPV sensitivity (model output, not a fact; base $172.0M)")
+        .unwrap_or_else(|| panic!("{page}"));
+    let rows: Vec<&str> = page[at..]
+        .lines()
+        .skip(4)
+        .take_while(|l| l.starts_with('|'))
+        .collect();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    assert!(rows[0].starts_with("| peak\\_share |"), "{rows:?}");
+    let html = succeeds(
+        lake.path(),
+        &["report", "--run", &base, "--asset", "zelnorib", "-q"],
+    );
+    assert!(html.contains("<figure class=\"tornado\">"), "no tornado");
+    assert_eq!(html.matches("data-low=").count(), 3);
+    assert!(html.contains("Model output"));
+
     // A file that is not the assumptions shape says so and runs nothing.
     std::fs::write(&file, "[assumption.x]\nbase = \"ten\"\n").unwrap();
     let out = dossier()

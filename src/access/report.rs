@@ -630,6 +630,90 @@ fn citation_line(
     }
 }
 
+/// The sensitivity view of a valuation: base rNPV and, per assumption, rNPV at its low
+/// and high value, widest swing first (the order the valuation step wrote them in).
+struct Tornado {
+    base: f64,
+    rows: Vec<(String, f64, f64)>,
+}
+
+impl Tornado {
+    fn of(cells: &[Cell]) -> Option<Tornado> {
+        let num = |c: &Cell| c.value_num.as_ref().map(|n| n.0);
+        let base = cells
+            .iter()
+            .find(|c| c.field == "valuation.rnpv" && c.status == "value")
+            .and_then(num)?;
+        let mut rows: Vec<(String, f64, f64)> = Vec::new();
+        for c in cells
+            .iter()
+            .filter(|c| c.field == "valuation.rnpv_sensitivity")
+        {
+            let (Some(key), Some(v)) = (c.endpoint.clone(), num(c)) else {
+                continue;
+            };
+            let at = match rows.iter().position(|r| r.0 == key) {
+                Some(i) => i,
+                None => {
+                    rows.push((key, base, base));
+                    rows.len() - 1
+                }
+            };
+            match c.population.as_deref() {
+                Some("low") => rows[at].1 = v,
+                Some("high") => rows[at].2 = v,
+                _ => {}
+            }
+        }
+        rows.sort_by(|a, b| (b.2 - b.1).abs().total_cmp(&(a.2 - a.1).abs()));
+        (!rows.is_empty()).then_some(Tornado { base, rows })
+    }
+
+    fn svg(&self) -> Markup {
+        let (w, row_h, label_w) = (560.0_f64, 26.0_f64, 200.0_f64);
+        let lo = self
+            .rows
+            .iter()
+            .map(|r| r.1.min(r.2))
+            .fold(self.base, f64::min);
+        let hi = self
+            .rows
+            .iter()
+            .map(|r| r.1.max(r.2))
+            .fold(self.base, f64::max);
+        let span = (hi - lo).max(1.0);
+        let x = |v: f64| ((label_w + (v - lo) / span * (w - label_w - 90.0)) * 10.0).round() / 10.0;
+        let h = row_h * self.rows.len() as f64 + 10.0;
+        html! {
+            svg xmlns="http://www.w3.org/2000/svg" width=(w) height=(h) role="img" aria-label="rNPV sensitivity" {
+                @for (i, (key, at_lo, at_hi)) in self.rows.iter().enumerate() {
+                    @let y = 5.0 + row_h * i as f64;
+                    text x="0" y=(y + 16.0) font-size="12" { (key) }
+                    rect x=(x(at_lo.min(*at_hi))) y=(y + 3.0) width=((x(at_lo.max(*at_hi)) - x(at_lo.min(*at_hi))).max(1.0)) height=(row_h - 8.0) fill="#9db7d0" data-low=(at_lo) data-high=(at_hi) {}
+                    text x=(x(at_lo.max(*at_hi)) + 4.0) y=(y + 16.0) font-size="11" fill="#5c6770" { (present::money(*at_lo)) " to " (present::money(*at_hi)) }
+                }
+                line x1=(x(self.base)) x2=(x(self.base)) y1="0" y2=(h) stroke="#333" stroke-dasharray="3 3" {}
+            }
+        }
+    }
+
+    fn markdown(&self) -> String {
+        let mut out = format!(
+            "\n## valuation: rNPV sensitivity (model output, not a fact; base {})\n\n| Assumption | rNPV at low | rNPV at high |\n|---|---|---|\n",
+            present::money(self.base)
+        );
+        for (k, a, b) in &self.rows {
+            out.push_str(&format!(
+                "| {} | {} | {} |\n",
+                md_escape(k),
+                md_escape(&present::money(*a)),
+                md_escape(&present::money(*b))
+            ));
+        }
+        out
+    }
+}
+
 /// How an input claim is named beside a model or formula: an assumption by its key
 /// (`assumption discount_rate`), anything else by its field and arm.
 fn input_name(i: &ClaimRow) -> String {
@@ -776,6 +860,13 @@ pub fn asset_html(run: &RunRow, asset: &str, page: &AssetPage) -> String {
                             }
                             @for o in &outcomes { (comparison::outcome_html(o)) }
                             h3 { "Every efficacy cell" }
+                        }
+                        @if *s == "valuation" && let Some(t) = Tornado::of(&page.cells) {
+                            h3 { "How much of rNPV is opinion" }
+                            figure class="tornado" {
+                                (t.svg())
+                                figcaption { "Model output, not a fact: rNPV with one assumption at its low or high value, every other input at base (" (present::money(t.base)) "). The assumptions and the formula are in the table below." }
+                            }
                         }
                         table class="cells" {
                             thead { tr { th { "Field" } th { "Endpoint · population · arm" } th { "Status" } th { "Value" } th { "Evidence" } } }
@@ -1044,6 +1135,11 @@ pub fn asset_md(run: &RunRow, asset: &str, page: &AssetPage) -> String {
     for c in &page.cells {
         if c.section != section {
             section = &c.section;
+            if section == "valuation"
+                && let Some(t) = Tornado::of(&page.cells)
+            {
+                out.push_str(&t.markdown());
+            }
             if section == "efficacy" {
                 if !outcomes.is_empty() {
                     out.push_str("\n## efficacy: outcomes, arms side by side\n\n");
