@@ -1303,8 +1303,10 @@ fn an_edited_assumptions_file_changes_exactly_the_modeled_cells() {
     let labels = sql_json(
         lake.path(),
         "SELECT DISTINCT label FROM claims WHERE field LIKE 'valuation.%' \
-         UNION SELECT DISTINCT label FROM profile_cells WHERE field LIKE 'valuation.%' AND label IS NOT NULL",
+         UNION SELECT DISTINCT label FROM profile_cells WHERE field LIKE 'valuation.%' AND label IS NOT NULL \
+         UNION SELECT DISTINCT label FROM profile WHERE field LIKE 'valuation.%' AND value IS NOT NULL",
     );
+    assert!(!labels.is_empty());
     for l in &labels {
         assert!(["modeled", "assumption"].contains(&s(l, "label")), "{l}");
     }

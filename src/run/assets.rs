@@ -180,6 +180,7 @@ pub fn reason_asset(
         entry.families.iter().map(|(f, o)| (*f, o.status)).collect();
     let input = Input::new(asset, &families, rows).with_book(book);
     let out = reason::extractive(&input);
+    let valuation_ms = out.step_ms.get("valuation").copied().unwrap_or(0.0);
     let (extra, prompt_tokens, bundle_tokens) = llm_claims(&input, &out)?;
     let mut claims = out.claims.clone();
     claims.extend(extra);
@@ -256,6 +257,7 @@ pub fn reason_asset(
     })
     .collect();
     outcome.reason_ms = t.elapsed().as_secs_f64() * 1e3;
+    outcome.valuation_ms = valuation_ms;
     Ok(AssetRun {
         asset: asset_id.to_string(),
         claims,

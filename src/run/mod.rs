@@ -124,6 +124,9 @@ pub struct AssetOutcome {
     /// Rows of `conflicts` (competitions between different values).
     pub conflicts: usize,
     pub reason_ms: f64,
+    /// Time of the valuation step alone (within `reason_ms`).
+    #[serde(default)]
+    pub valuation_ms: f64,
     pub prompt_tokens: usize,
     pub bundle_tokens: usize,
 }

@@ -108,6 +108,8 @@ pub struct Output {
     pub undecided: BTreeMap<&'static str, String>,
     /// Step name per claim id.
     pub step_of: BTreeMap<String, &'static str>,
+    /// Wall time of each step, in milliseconds (for the run manifest; never in a table).
+    pub step_ms: BTreeMap<&'static str, f64>,
 }
 
 /// Emits claims for one step with deterministic ids.
@@ -279,7 +281,9 @@ pub fn extractive(input: &Input<'_>) -> Output {
             asset: input.asset.id.to_string(),
             step: name,
         };
+        let t = std::time::Instant::now();
         step(input, &mut e);
+        out.step_ms.insert(name, t.elapsed().as_secs_f64() * 1e3);
     }
     out
 }
