@@ -670,7 +670,7 @@ impl Tornado {
     }
 
     fn svg(&self) -> Markup {
-        let (w, row_h, label_w) = (560.0_f64, 26.0_f64, 200.0_f64);
+        let (w, row_h, label_w) = (680.0_f64, 26.0_f64, 210.0_f64);
         let lo = self
             .rows
             .iter()
@@ -682,7 +682,7 @@ impl Tornado {
             .map(|r| r.1.max(r.2))
             .fold(self.base, f64::max);
         let span = (hi - lo).max(1.0);
-        let x = |v: f64| ((label_w + (v - lo) / span * (w - label_w - 90.0)) * 10.0).round() / 10.0;
+        let x = |v: f64| ((label_w + (v - lo) / span * (w - label_w - 160.0)) * 10.0).round() / 10.0;
         let h = row_h * self.rows.len() as f64 + 10.0;
         html! {
             svg xmlns="http://www.w3.org/2000/svg" width=(w) height=(h) role="img" aria-label="rNPV sensitivity" {
