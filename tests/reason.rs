@@ -1425,3 +1425,50 @@ fn an_edited_assumptions_file_changes_exactly_the_modeled_cells() {
         "{err}"
     );
 }
+
+/// An analyst's per-asset value in the portfolio replaces the file's base for that asset
+/// only, cited to the portfolio; an override of an assumption the file lacks says so.
+#[test]
+fn a_portfolio_override_is_cited_to_the_portfolio_and_moves_only_its_asset() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let text = std::fs::read_to_string(fixtures.join("portfolio.toml")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let with = |extra: &str| {
+        let edited = text.replacen(
+            "epi = [\"https://seer.example/explorer/cml-incidence.csv\"]\n",
+            &format!("epi = [\"https://seer.example/explorer/cml-incidence.csv\"]\n{extra}\n"),
+            1,
+        );
+        assert_ne!(edited, text);
+        let p = dir.path().join(format!("p{}.toml", extra.len()));
+        std::fs::write(&p, edited).unwrap();
+        let lake = tempfile::tempdir().unwrap();
+        snapshot(lake.path(), &p, &fixtures.join("import"));
+        let id = run(lake.path(), &[]);
+        (lake, id)
+    };
+    let (lake, id) = with("valuation = { peak_share = 0.2 }");
+    let (cells, _) = valuation_of(lake.path(), &id, "zelnorib");
+    let peak = &cells[&("valuation.peak_sales".to_string(), String::new())];
+    assert_eq!(peak.0, "190950000", "twice the shipped share's 95475000");
+    let share = sql_json(
+        lake.path(),
+        &format!(
+            "SELECT value, locator, formula FROM claims WHERE run_id = '{id}' \
+             AND asset_id = 'zelnorib' AND field = 'valuation.assumption' AND endpoint = 'peak_share'"
+        ),
+    );
+    assert_eq!(share.len(), 1, "{share:?}");
+    assert_eq!(s(&share[0], "value"), "0.2");
+    assert_eq!(
+        s(&share[0], "locator"),
+        "portfolio.toml#asset.zelnorib.valuation.peak_share"
+    );
+    assert!(s(&share[0], "formula").contains("portfolio override for zelnorib"));
+
+    let (lake, id) = with("valuation = { peak_shares = 0.2 }");
+    let (cells, _) = valuation_of(lake.path(), &id, "zelnorib");
+    let rnpv = &cells[&("valuation.rnpv".to_string(), String::new())];
+    assert_eq!(rnpv.2, "skipped", "{rnpv:?}");
+    assert!(rnpv.3.contains("peak_shares"), "{rnpv:?}");
+}

@@ -682,7 +682,8 @@ impl Tornado {
             .map(|r| r.1.max(r.2))
             .fold(self.base, f64::max);
         let span = (hi - lo).max(1.0);
-        let x = |v: f64| ((label_w + (v - lo) / span * (w - label_w - 160.0)) * 10.0).round() / 10.0;
+        let x =
+            |v: f64| ((label_w + (v - lo) / span * (w - label_w - 160.0)) * 10.0).round() / 10.0;
         let h = row_h * self.rows.len() as f64 + 10.0;
         html! {
             svg xmlns="http://www.w3.org/2000/svg" width=(w) height=(h) role="img" aria-label="rNPV sensitivity" {

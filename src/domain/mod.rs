@@ -12,5 +12,6 @@ pub use model::{
     AssetId, Facets, Family, FamilyStatus, Hash256, IdError, Record, TextField, sha256_hex,
 };
 pub use portfolio::{
-    Asset, MetaError, Portfolio, PortfolioError, SourceMeta, is_nct_id, one_line, printable,
+    Asset, Assumed, MetaError, Portfolio, PortfolioError, SourceMeta, is_nct_id, one_line,
+    printable,
 };

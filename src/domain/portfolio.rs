@@ -2,7 +2,7 @@
 //! imported files that carry none (press pages, epidemiology tables, ICD-10 answers).
 //! Parsing and validation only; never touches the lake.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -111,7 +111,18 @@ pub struct Asset {
     /// ICD-10-CM search terms; defaults to the indication.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub icd10: Vec<String>,
+    /// This asset's own values of valuation assumptions, by key of the assumptions file
+    /// (`peak_share = 0.2`): each replaces the file's base and is cited to the portfolio.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub valuation: BTreeMap<String, Assumed>,
 }
+
+/// A number an analyst chose for one asset (compared bit for bit).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Assumed(pub f64);
+
+impl Eq for Assumed {}
 
 impl Asset {
     /// The ICD-10 search terms: explicit ones, else the indication.

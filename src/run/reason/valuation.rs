@@ -288,7 +288,25 @@ pub fn valuation(input: &Input<'_>, e: &mut Emit<'_>) {
                 e.skip(f, why.clone());
             }
         }
-        Ok(chosen) => emit(e, book, &chosen),
+        Ok(chosen) => {
+            let unknown: Vec<&String> = input
+                .asset
+                .valuation
+                .keys()
+                .filter(|k| !book.assumption.contains_key(*k))
+                .collect();
+            if let Some(k) = unknown.first() {
+                let why = format!(
+                    "the portfolio sets the assumption {k:?} for this asset, which {} does not hold",
+                    book.path
+                );
+                for f in FIELDS {
+                    e.skip(f, why.clone());
+                }
+                return;
+            }
+            emit(e, book, &input.asset.valuation, &chosen)
+        }
     }
 }
 
@@ -445,15 +463,48 @@ fn pick_epi(
 }
 
 /// Emits the assumption claims, then peak sales and rNPV over them and the facts.
-fn emit(e: &mut Emit<'_>, book: &Book, ch: &Chosen) {
+fn emit(
+    e: &mut Emit<'_>,
+    book: &Book,
+    overrides: &BTreeMap<String, crate::domain::Assumed>,
+    ch: &Chosen,
+) {
+    let asset = e.asset.clone();
     let mut used: Vec<(String, Entry, String)> = Vec::new();
     let mut assumption = |name: &str| -> Option<(String, f64)> {
         let (key, entry) = book.get(name, &ch.area)?;
         let at = key.clone();
-        // The entry's own hash: an assumption that did not change keeps its claim id.
-        let text = serde_json::json!([key, entry]).to_string();
-        let hash = crate::domain::sha256_hex(text.as_bytes());
-        let locator = format!("{}#{key}@sha256:{}", book.path, &hash[..16]);
+        let (entry, locator) = match overrides.get(&key) {
+            // The analyst's value for this asset, cited to the portfolio; the file's
+            // range stays only where it still holds the value.
+            Some(v) => {
+                let v = v.0;
+                let inside = entry.low.is_none_or(|l| l <= v) && entry.high.is_none_or(|h| h >= v);
+                (
+                    Entry {
+                        base: v,
+                        low: entry.low.filter(|_| inside),
+                        high: entry.high.filter(|_| inside),
+                        unit: entry.unit.clone(),
+                        provenance: format!(
+                            "portfolio override for {asset} (the file's base is {}: {})",
+                            entry.base, entry.provenance
+                        ),
+                    },
+                    format!("portfolio.toml#asset.{asset}.valuation.{key}"),
+                )
+            }
+            None => {
+                // The entry's own hash: an assumption that did not change keeps its claim id.
+                let text = serde_json::json!([key, entry]).to_string();
+                let hash = crate::domain::sha256_hex(text.as_bytes());
+                (
+                    entry.clone(),
+                    format!("{}#{key}@sha256:{}", book.path, &hash[..16]),
+                )
+            }
+        };
+        let entry = &entry;
         let id = e.assumption(&key, entry, &locator);
         used.push((at, entry.clone(), id.clone()));
         Some((id, entry.base))
