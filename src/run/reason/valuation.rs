@@ -665,10 +665,9 @@ mod tests {
         assert_eq!(highest_phase("NA"), None);
     }
 
-    /// A phase 2 asset computed by hand, year by year.
-    #[test]
-    fn cash_flows_match_a_hand_computation() {
-        let i = Inputs {
+    /// The phase 2 asset the hand computations use.
+    fn phase_2_example() -> Inputs {
+        Inputs {
             stage: Stage::Phase(2),
             patients: 10_000.0,
             valuation_year: 2026,
@@ -683,7 +682,13 @@ mod tests {
             tail_years: 2,
             margin: 0.5,
             tax_rate: 0.2,
-        };
+        }
+    }
+
+    /// A phase 2 asset computed by hand, year by year.
+    #[test]
+    fn cash_flows_match_a_hand_computation() {
+        let i = phase_2_example();
         // peak = 10,000 x 0.10 x 100,000 = 100,000,000; launch 2028, LOE 2031.
         assert_eq!(peak_sales(&i), 100_000_000.0);
         let ys = cash_flows(&i);
@@ -710,22 +715,7 @@ mod tests {
     /// The sensitivity rows move one assumption at a time and rank by swing.
     #[test]
     fn sensitivity_moves_one_assumption_at_a_time() {
-        let i = Inputs {
-            stage: Stage::Phase(2),
-            patients: 10_000.0,
-            valuation_year: 2026,
-            discount_rate: 0.10,
-            pos: 0.5,
-            launch_lag: 2,
-            peak_share: 0.10,
-            price: 100_000.0,
-            years_to_peak: 2.0,
-            exclusivity_years: 3,
-            erosion: 0.5,
-            tail_years: 2,
-            margin: 0.5,
-            tax_rate: 0.2,
-        };
+        let i = phase_2_example();
         let entry = |base, low, high| Entry {
             base,
             low: Some(low),
