@@ -270,14 +270,8 @@ pub fn sensitivity(
 /// The step: reads the facts earlier steps emitted for this asset.
 pub fn valuation(input: &Input<'_>, e: &mut Emit<'_>) {
     let book = input.book;
-    let facts: Vec<Claim> = e
-        .out
-        .claims
-        .iter()
-        .filter(|c| c.label == Label::Fact)
-        .cloned()
-        .collect();
-    match model_inputs(&facts, book) {
+    // The chosen inputs are owned, so the borrow of the claims ends here.
+    match model_inputs(&e.out.claims, book) {
         Err(Missing::Empty(why)) => {
             for f in FIELDS {
                 e.undecided(f, why.clone());
@@ -332,8 +326,13 @@ fn distinct<'c>(cs: impl Iterator<Item = &'c Claim>) -> BTreeSet<&'c str> {
     cs.map(|c| c.value.as_str()).collect()
 }
 
-fn model_inputs(facts: &[Claim], book: &Book) -> Result<Chosen, Missing> {
-    let of = |f: &'static str| facts.iter().filter(move |c| c.field == f);
+/// Chooses the model's facts among the asset's claims so far (facts only).
+fn model_inputs(claims: &[Claim], book: &Book) -> Result<Chosen, Missing> {
+    let of = |f: &'static str| {
+        claims
+            .iter()
+            .filter(move |c| c.label == Label::Fact && c.field == f)
+    };
     // Stage: an approval date from Drugs@FDA, else the highest phase of the asset's trials.
     let approvals: Vec<&Claim> = of("regulatory.original_approval_date").collect();
     let (stage, stage_claims) = if let Some(first) = approvals
@@ -586,7 +585,7 @@ fn emit(
         &Key::default(),
         &format!("{:.0}", peak_sales(&inputs)),
         "USD",
-        peak_ids.clone(),
+        peak_ids,
         PEAK_FORMULA,
     );
     let mut rnpv_ids = vec![peak];
