@@ -270,7 +270,7 @@ async fn verify(
     };
     let lake = Lake::open_existing(lake)?;
     let (_, manifest, ev) = dossier::run::verify::evidence(&lake, snapshot).await?;
-    let verdicts = dossier::run::verify::verdicts(&text, &manifest, &ev);
+    let verdicts = dossier::run::verify::verdicts(&lake, &text, &manifest, &ev).await?;
     write_json_lines(&verdicts)?;
     let rejected = verdicts.iter().filter(|v| !v.accepted()).count();
     if !quiet {

@@ -1,14 +1,19 @@
 //! `dossier verify`: the gates for claims written by anyone, against one snapshot.
 //! Loads the snapshot's sources object through the verifying lake, builds the evidence
-//! index once, and returns one verdict per claim line in input order.
+//! index once, and returns one verdict per claim line in input order. The entailment gate
+//! needs each claimed asset's names, records and structured places: the places come from
+//! running the extractive reasoner over the asset's bundle, as `dossier run` does.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::Error;
-use crate::domain::Hash256;
-use crate::domain::{ClaimLine, parse_lines};
+use crate::domain::{ClaimLine, Hash256, Label, parse_lines};
 use crate::lake::Lake;
+use crate::lake::bundle;
 use crate::lake::manifest::SnapshotManifest;
 use crate::run::evidence::Evidence;
-use crate::run::gates::{self, Gate, Verdict};
+use crate::run::gates::{self, Context, Gate, Scope, Verdict};
+use crate::run::reason::{self, Input};
 use crate::snapshot;
 
 /// The evidence index of a snapshot (every record whole, from its sources object).
@@ -22,11 +27,59 @@ pub async fn evidence(
     Ok((id, manifest, ev))
 }
 
-/// Verdicts for a claims file's bytes (one per line that is not blank). A claim for an asset the snapshot does not hold
-/// is rejected as malformed.
-pub fn verdicts(text: &[u8], manifest: &SnapshotManifest, ev: &Evidence) -> Vec<Verdict> {
+/// The entailment scopes of these assets: names, member records, and the places the
+/// extractive reasoner binds in their bundles.
+pub async fn scopes(
+    lake: &Lake,
+    manifest: &SnapshotManifest,
+    assets: &BTreeSet<String>,
+) -> Result<HashMap<String, Scope>, Error> {
+    let mut out = HashMap::new();
+    for id in assets {
+        let (Some(entry), Some(asset)) = (
+            manifest.assets.get(id),
+            manifest.portfolio.asset.iter().find(|a| a.id.as_str() == id),
+        ) else {
+            continue;
+        };
+        let batches = snapshot::read_bundle(lake, &entry.bundle, &format!("asset {id}")).await?;
+        let rows = bundle::rows(&batches);
+        let families: BTreeMap<_, _> = entry.families.iter().map(|(f, o)| (*f, o.status)).collect();
+        let claims = reason::extractive(&Input::new(asset, &families, &rows)).claims;
+        let mut scope = Scope::new(
+            asset.names.iter().map(|n| n.to_string()).chain([id.clone()]).collect(),
+            entry.members.iter().map(|m| (m.source_id.clone(), m.role)).collect(),
+        );
+        scope.bind(
+            claims
+                .iter()
+                .filter(|c| c.label == Label::Fact)
+                .filter_map(|c| c.source.as_deref().map(|s| (c, s))),
+        );
+        out.insert(id.clone(), scope);
+    }
+    Ok(out)
+}
+
+/// Verdicts for a claims file's bytes (one per line that is not blank). A claim for an
+/// asset the snapshot does not hold is rejected as malformed.
+pub async fn verdicts(
+    lake: &Lake,
+    text: &[u8],
+    manifest: &SnapshotManifest,
+    ev: &Evidence,
+) -> Result<Vec<Verdict>, Error> {
     let lines = parse_lines(text);
-    let mut out = gates::verify(&lines, ev);
+    let assets: BTreeSet<String> = lines
+        .iter()
+        .filter_map(|l| match l {
+            ClaimLine::Claim(c) if c.label == Label::Fact => Some(c.asset.clone()),
+            _ => None,
+        })
+        .collect();
+    let scopes = scopes(lake, manifest, &assets).await?;
+    let cx = Context::new(&scopes);
+    let mut out = gates::verify(&lines, ev, Some(&cx));
     for (line, v) in lines.iter().zip(out.iter_mut()) {
         if let ClaimLine::Claim(c) = line
             && !manifest.assets.contains_key(&c.asset)
@@ -38,5 +91,5 @@ pub fn verdicts(text: &[u8], manifest: &SnapshotManifest, ev: &Evidence) -> Vec<
             );
         }
     }
-    out
+    Ok(out)
 }

@@ -16,8 +16,10 @@ use serde::Serialize;
 use crate::domain::{Claim, ClaimLine, Label};
 use crate::run::evidence::Evidence;
 
+pub mod entailment;
 mod run_level;
 
+pub use entailment::{Context, Entailment, Rule, Scope};
 pub use run_level::judge;
 
 #[derive(
@@ -37,6 +39,8 @@ pub enum Gate {
     /// Run-level: an arm-level value not bound to its outcome, population and group by a
     /// structured locator.
     Binding,
+    /// The claim is not what its quote and record say (see [`entailment::Rule`]).
+    Entailment,
 }
 
 impl Gate {
@@ -55,6 +59,23 @@ pub enum Status {
     Rejected,
 }
 
+/// What the entailment gate found: the claim holds, no rule could decide (accepted and
+/// marked), or it fails (and the claim is rejected).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, strum::IntoStaticStr)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum EntailmentState {
+    Holds,
+    Undecided,
+    Fails,
+}
+
+impl EntailmentState {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+}
+
 /// One verdict line of `dossier verify`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Verdict {
@@ -64,6 +85,19 @@ pub struct Verdict {
     pub reason: String,
     pub source_id: Option<String>,
     pub url: Option<String>,
+    /// The entailment gate's finding; absent when it did not run (the claim failed an
+    /// earlier gate, or is not a fact).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entailment: Option<EntailmentState>,
+    /// The entailment rule that failed, or `judge` when the judge decided.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<Rule>,
+    /// Why the entailment gate could not decide (with `entailment: undecided`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undecided: Option<String>,
+    /// The record and field where the quote was found.
+    #[serde(skip)]
+    pub found: Option<(usize, usize)>,
 }
 
 impl Verdict {
@@ -147,7 +181,7 @@ pub fn numbers(s: &str) -> Vec<String> {
 }
 
 /// Runs the gates on one claim alone (inputs of derived claims are checked later).
-fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>) {
+fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>, Option<usize>) {
     let mut f = Failures(BTreeMap::new());
     let quote = c.quote.as_deref().filter(|q| !q.trim().is_empty());
     let source = c.source.as_deref().filter(|s| !s.trim().is_empty());
@@ -177,7 +211,7 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>) {
         if quote.is_some() {
             f.add(Gate::Citation, "a quote without a source cannot be checked");
         }
-        return (f, None);
+        return (f, None, None);
     };
     let candidates = ev.resolve(source);
     if candidates.is_empty() {
@@ -185,14 +219,14 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>) {
             Gate::Citation,
             format!("{source:?} is not a catalog URL and names no catalog record"),
         );
-        return (f, None);
+        return (f, None, None);
     }
     let Some(q) = quote else {
-        return (f, candidates.last().copied());
+        return (f, candidates.last().copied(), None);
     };
     if q.contains('\0') {
         f.add(Gate::Quote, "the quote holds a NUL character");
-        return (f, Some(candidates[0]));
+        return (f, Some(candidates[0]), None);
     }
     // Among versions of the cited record, the latest that holds the quote is the source.
     let mut found = None;
@@ -202,12 +236,12 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>) {
             break;
         }
     }
-    let Some((rec, _)) = found else {
+    let Some((rec, field)) = found else {
         f.add(
             Gate::Quote,
             format!("the quote does not occur verbatim in one text field of {source}"),
         );
-        return (f, candidates.last().copied());
+        return (f, candidates.last().copied(), None);
     };
     let qn = numbers(q);
     // Facts carry their numbers in the quote; computed labels carry them in their inputs.
@@ -230,7 +264,7 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>) {
     {
         f.add(Gate::Locator, why.to_string());
     }
-    (f, Some(rec))
+    (f, Some(rec), Some(field))
 }
 
 /// Why a locator does not hold the quote: the locator gate's reason.
@@ -296,21 +330,44 @@ fn check_locator(ev: &Evidence, rec: usize, loc: &str, quote: &str) -> Result<()
     })
 }
 
+/// A claim's own gates, then (with a context) the entailment gate on a fact that passed
+/// them.
+type Own = (Failures, Option<usize>, Option<usize>, Option<(EntailmentState, Option<Rule>, Option<String>)>);
+
+fn check_with_entailment(c: &Claim, ev: &Evidence, cx: Option<&Context<'_>>) -> Own {
+    let (mut f, rec, field) = check_own(c, ev);
+    let mut ent = None;
+    if let (Some(cx), Some(r), Some(fi), true, true) =
+        (cx, rec, field, f.0.is_empty(), c.label == Label::Fact)
+    {
+        ent = Some(match entailment::entail(c, ev, r, fi, cx) {
+            Entailment::Holds => (EntailmentState::Holds, None, None),
+            Entailment::Undecided(why) => (EntailmentState::Undecided, None, Some(why)),
+            Entailment::Fails(rule, why) => {
+                f.add(Gate::Entailment, format!("{}: {why}", rule.words()));
+                (EntailmentState::Fails, Some(rule), None)
+            }
+        });
+    }
+    (f, rec, field, ent)
+}
+
 /// Verdicts for every line, in input order. Derived and inference claims pass only if
-/// every input claim is in the same file and passes itself.
-pub fn verify(lines: &[ClaimLine], ev: &Evidence) -> Vec<Verdict> {
+/// every input claim is in the same file and passes itself. With a context, facts also
+/// pass the entailment gate.
+pub fn verify(lines: &[ClaimLine], ev: &Evidence, cx: Option<&Context<'_>>) -> Vec<Verdict> {
     use rayon::prelude::*;
-    let own: Vec<Option<(Failures, Option<usize>)>> = lines
+    let own: Vec<Option<Own>> = lines
         .par_iter()
         .map(|l| match l {
-            ClaimLine::Claim(c) => Some(check_own(c, ev)),
+            ClaimLine::Claim(c) => Some(check_with_entailment(c, ev, cx)),
             ClaimLine::Malformed { .. } => None,
         })
         .collect();
     // A claim passes its own gates once per id (a repeated id passes nowhere).
     let mut own_ok: HashMap<&str, bool> = HashMap::new();
     for (l, o) in lines.iter().zip(&own) {
-        if let (ClaimLine::Claim(c), Some((f, _))) = (l, o) {
+        if let (ClaimLine::Claim(c), Some((f, ..))) = (l, o) {
             own_ok.insert(
                 c.id.as_str(),
                 f.0.is_empty() && !own_ok.contains_key(c.id.as_str()),
@@ -384,8 +441,12 @@ pub fn verify(lines: &[ClaimLine], ev: &Evidence) -> Vec<Verdict> {
                 reason: reason.clone(),
                 source_id: None,
                 url: None,
+                entailment: None,
+                rule: None,
+                undecided: None,
+                found: None,
             },
-            (ClaimLine::Claim(c), Some((mut f, rec))) => {
+            (ClaimLine::Claim(c), Some((mut f, rec, field, ent))) => {
                 if let Some(why) = input_fail.get(c.id.as_str()) {
                     f.add(Gate::Label, why.clone());
                 }
@@ -406,6 +467,10 @@ pub fn verify(lines: &[ClaimLine], ev: &Evidence) -> Vec<Verdict> {
                     reason,
                     source_id: rec.map(|i| ev.records[i].source_id.clone()),
                     url: rec.map(|i| ev.records[i].url.clone()),
+                    entailment: ent.as_ref().map(|e| e.0),
+                    rule: ent.as_ref().and_then(|e| e.1),
+                    undecided: ent.and_then(|e| e.2),
+                    found: rec.zip(field),
                 }
             }
             (ClaimLine::Claim(_), None) => unreachable!("every claim line has its own checks"),
@@ -512,7 +577,7 @@ mod props {
             derived("on-cycle", &["c", "x"]),
             derived("on-missing", &["nowhere"]),
         ];
-        let v = verify(&lines, &ev);
+        let v = verify(&lines, &ev, None);
         let accepted: Vec<bool> = v.iter().map(|v| v.accepted()).collect();
         assert_eq!(
             accepted,
@@ -533,7 +598,7 @@ mod props {
         #[test]
         fn quote_gate_is_sound(fields in proptest::collection::vec("[a-c 0-9.,]{0,12}", 1..5), quote in "[a-c 0-9.,]{1,6}") {
             let ev = evidence(&fields);
-            let v = &verify(&[claim(&quote, "x")], &ev)[0];
+            let v = &verify(&[claim(&quote, "x")], &ev, None)[0];
             let inside = !quote.trim().is_empty() && fields.iter().any(|f| f.contains(quote.as_str()));
             prop_assert_eq!(v.accepted(), inside, "{:?}", v);
         }
@@ -543,7 +608,7 @@ mod props {
         fn number_gate_is_sound(n in 0u32..100000, m in 0u32..100000) {
             let field = format!("response {n} of cohort");
             let ev = evidence(std::slice::from_ref(&field));
-            let v = &verify(&[claim(&field, &format!("{m}"))], &ev)[0];
+            let v = &verify(&[claim(&field, &format!("{m}"))], &ev, None)[0];
             prop_assert_eq!(v.accepted(), n == m);
         }
     }

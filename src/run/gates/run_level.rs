@@ -9,7 +9,7 @@ use crate::domain::{Claim, ClaimLine, Label};
 use crate::run::evidence::Evidence;
 use crate::run::profile::{self, FieldSpec};
 
-use super::{Gate, Verdict, verify};
+use super::{Context, Gate, Scope, Verdict, verify};
 
 /// A cell's identity below its asset: field, endpoint, population, arm.
 type CellKey = (String, String, String, String);
@@ -31,13 +31,24 @@ fn cell_key(c: &Claim) -> CellKey {
 /// Gates plus the run-level checks for one asset's claims. The first `structural` claims
 /// are the extractive reasoner's: their accepted arm-level facts define which (source id,
 /// locator) holds which cell's value, and every arm-level fact must match that binding.
-pub fn judge(claims: &[Claim], structural: usize, ev: &Evidence) -> Vec<Verdict> {
+/// `scope` holds the asset's names and records; the structural claims' places are bound
+/// into it for the entailment gate.
+pub fn judge(claims: &[Claim], structural: usize, ev: &Evidence, mut scope: Scope) -> Vec<Verdict> {
     let lines: Vec<ClaimLine> = claims
         .iter()
         .map(|c| ClaimLine::Claim(Box::new(c.clone())))
         .collect();
-    let mut verdicts = verify(&lines, ev);
-    let bound = bindings(&claims[..structural.min(claims.len())], &verdicts);
+    let structural = structural.min(claims.len());
+    scope.bind(
+        claims[..structural]
+            .iter()
+            .filter_map(|c| c.source.as_deref().map(|s| (c, s))),
+    );
+    let asset = claims.first().map(|c| c.asset.clone()).unwrap_or_default();
+    let assets = HashMap::from([(asset, scope)]);
+    let cx = Context::new(&assets);
+    let mut verdicts = verify(&lines, ev, Some(&cx));
+    let bound = bindings(&claims[..structural], &verdicts);
     for (c, v) in claims.iter().zip(verdicts.iter_mut()) {
         let Some(spec) = profile::spec(&c.field) else {
             v.reject(

@@ -1,0 +1,388 @@
+//! The text binder: which mention of a sentence a number is bound to. A quote is cut into
+//! tokens (words, numbers, symbols) with their parenthesis depth; a number's clause is the
+//! stretch around it between clause breaks (`;`, `and`, `versus`, `compared with`,
+//! `followed by`, …) at its own depth. Arms, time points, units, dose phases and
+//! population qualifiers are read from that clause first, and from the sentence's
+//! parallel lists ("4.8 and 1.5 months in the trametinib and chemotherapy groups",
+//! "…, respectively") when the clause names none. Pure and allocation-light: one token
+//! vector per quote.
+
+/// One token of a quote.
+#[derive(Clone, Debug)]
+pub struct Token<'a> {
+    pub text: &'a str,
+    /// Lowercase text (ASCII), for lexicon lookups.
+    pub lower: String,
+    pub kind: Kind,
+    /// Parenthesis depth (`(` and `[` open one).
+    pub depth: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Word,
+    /// A quantity: digits with an optional decimal part, thousands separators removed.
+    Number,
+    Symbol,
+}
+
+/// A quote cut into tokens.
+pub struct Text<'a> {
+    pub tokens: Vec<Token<'a>>,
+}
+
+impl<'a> Text<'a> {
+    pub fn new(s: &'a str) -> Text<'a> {
+        let b = s.as_bytes();
+        let mut tokens = Vec::new();
+        let mut depth: u8 = 0;
+        let mut i = 0;
+        while i < b.len() {
+            let c = s[i..].chars().next().unwrap_or(' ');
+            let w = c.len_utf8();
+            if c.is_whitespace() {
+                i += w;
+                continue;
+            }
+            if c.is_alphanumeric() {
+                let start = i;
+                let mut j = i;
+                while j < b.len() {
+                    let d = s[j..].chars().next().unwrap_or(' ');
+                    if d.is_alphanumeric() {
+                        j += d.len_utf8();
+                    } else if (d == '.' || d == ',')
+                        && j > start
+                        && b[j - 1].is_ascii_digit()
+                        && b.get(j + 1).is_some_and(u8::is_ascii_digit)
+                    {
+                        j += 1;
+                    } else {
+                        break;
+                    }
+                }
+                let text = &s[start..j];
+                let kind = if text.as_bytes()[0].is_ascii_digit()
+                    && text.bytes().all(|x| x.is_ascii_digit() || x == b'.' || x == b',')
+                {
+                    Kind::Number
+                } else {
+                    Kind::Word
+                };
+                let lower = match kind {
+                    Kind::Number => normalize_number(text),
+                    _ => text.to_lowercase(),
+                };
+                tokens.push(Token {
+                    text,
+                    lower,
+                    kind,
+                    depth,
+                });
+                i = j;
+                continue;
+            }
+            if c == ')' || c == ']' {
+                depth = depth.saturating_sub(1);
+            }
+            tokens.push(Token {
+                text: &s[i..i + w],
+                lower: s[i..i + w].to_string(),
+                kind: Kind::Symbol,
+                depth,
+            });
+            if c == '(' || c == '[' {
+                depth = depth.saturating_add(1);
+            }
+            i += w;
+        }
+        Text { tokens }
+    }
+
+    /// Indices of the number tokens equal to `n` (thousands separators removed).
+    pub fn numbers_equal(&self, n: &str) -> Vec<usize> {
+        (0..self.tokens.len())
+            .filter(|&i| self.tokens[i].kind == Kind::Number && self.tokens[i].lower == n)
+            .collect()
+    }
+
+    pub fn word(&self, i: usize) -> Option<&str> {
+        self.tokens
+            .get(i)
+            .filter(|t| t.kind != Kind::Symbol || t.text == "%")
+            .map(|t| t.lower.as_str())
+    }
+
+    /// The clause around token `at`: bounded by clause breaks at its own depth or by the
+    /// parenthesis that encloses it.
+    pub fn clause(&self, at: usize) -> std::ops::Range<usize> {
+        let depth = self.tokens[at].depth;
+        let mut start = at;
+        while start > 0 {
+            let t = &self.tokens[start - 1];
+            if t.depth < depth || (t.depth == depth && self.is_break(start - 1)) {
+                break;
+            }
+            start -= 1;
+        }
+        let mut end = at + 1;
+        while end < self.tokens.len() {
+            let t = &self.tokens[end];
+            if t.depth < depth || (t.depth == depth && self.is_break(end)) {
+                break;
+            }
+            end += 1;
+        }
+        start..end
+    }
+
+    /// Whether token `i` ends a clause.
+    fn is_break(&self, i: usize) -> bool {
+        let t = &self.tokens[i];
+        match t.kind {
+            Kind::Symbol => t.text == ";" || (t.text == "." && i + 1 == self.tokens.len()),
+            Kind::Number => false,
+            Kind::Word => {
+                matches!(
+                    t.lower.as_str(),
+                    "and" | "versus" | "vs" | "while" | "whereas" | "but" | "then" | "or"
+                ) || (matches!(t.lower.as_str(), "compared" | "followed")
+                    && matches!(self.word(i + 1), Some("with" | "to" | "by")))
+            }
+        }
+    }
+
+    /// Whether the token at `i` is a clause break of the "followed by" / "then" kind,
+    /// which opens a later phase of a regimen.
+    pub fn opens_later_phase(&self, start: usize) -> bool {
+        start > 0
+            && (matches!(self.word(start - 1), Some("then" | "thereafter"))
+                || (self.word(start - 1) == Some("by")
+                    && start > 1
+                    && self.word(start - 2) == Some("followed")))
+    }
+
+    /// The run of numbers joined to token `at` by list connectors (`vs`, `and`, `to`,
+    /// `/`, `,`), skipping the units that follow each, at the same depth.
+    pub fn parallel_numbers(&self, at: usize) -> (Vec<usize>, usize) {
+        let depth = self.tokens[at].depth;
+        let is_joint = |i: usize| {
+            let t = &self.tokens[i];
+            t.depth > depth
+                || matches!(
+                    t.lower.as_str(),
+                    "vs" | "versus" | "and" | "," | "/" | "." | "or" | "%" | "compared" | "with"
+                )
+                || crate::run::gates::entailment::tables::is_unit_word(&t.lower)
+        };
+        let mut group = vec![at];
+        let mut i = at + 1;
+        while i < self.tokens.len() {
+            if self.tokens[i].kind == Kind::Number && self.tokens[i].depth == depth {
+                group.push(i);
+                i += 1;
+            } else if is_joint(i) {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        let mut j = at;
+        while j > 0 {
+            let k = j - 1;
+            if self.tokens[k].kind == Kind::Number && self.tokens[k].depth == depth {
+                group.insert(0, k);
+                j = k;
+            } else if is_joint(k) {
+                j = k;
+            } else {
+                break;
+            }
+        }
+        // Numbers that are only part of a "95% CI" or a time point are not list members.
+        group.retain(|&k| k == at || !self.is_time_number(k));
+        let pos = group.iter().position(|&k| k == at).unwrap_or(0);
+        (group, pos)
+    }
+
+    /// Whether the number at `i` is the number of a time point (`week 12`, `at 12 weeks`).
+    pub fn is_time_number(&self, i: usize) -> bool {
+        self.time_point_at(i).is_some()
+    }
+
+    /// The time point whose number is token `i`, in days.
+    pub fn time_point_at(&self, i: usize) -> Option<TimePoint> {
+        let t = self.tokens.get(i)?;
+        if t.kind != Kind::Number {
+            return None;
+        }
+        let n: f64 = t.lower.parse().ok()?;
+        // "week 12", "Week-12", "day 29"
+        let before = i
+            .checked_sub(1)
+            .and_then(|k| {
+                if self.tokens[k].text == "-" {
+                    k.checked_sub(1)
+                } else {
+                    Some(k)
+                }
+            })
+            .and_then(|k| self.word(k))
+            .and_then(time_unit);
+        if let Some(u) = before {
+            return Some(TimePoint { days: n * u });
+        }
+        // "12 weeks" after at/through/after/by/to/until/within/over, or "12-week"
+        let (k, hyphen) = match self.tokens.get(i + 1) {
+            Some(x) if x.text == "-" => (i + 2, true),
+            _ => (i + 1, false),
+        };
+        let u = self.word(k).and_then(time_unit)?;
+        let lead = i
+            .checked_sub(1)
+            .and_then(|p| self.word(p))
+            .is_some_and(|w| {
+                matches!(
+                    w,
+                    "at" | "through"
+                        | "after"
+                        | "by"
+                        | "to"
+                        | "until"
+                        | "within"
+                        | "over"
+                        | "for"
+                        | "first"
+                        | "initial"
+                        | "of"
+                )
+            });
+        (hyphen || lead).then_some(TimePoint { days: n * u })
+    }
+
+    /// Every time point of the range.
+    pub fn time_points(&self, r: std::ops::Range<usize>) -> Vec<(usize, TimePoint)> {
+        r.filter_map(|i| self.time_point_at(i).map(|t| (i, t)))
+            .collect()
+    }
+
+    /// The unit written right after the number at `at` (or after the last number of its
+    /// parallel list: "4.8 vs 1.5 months"), as its canonical name.
+    pub fn unit_after<'u>(&self, at: usize, units: &'u super::tables::Units) -> Option<&'u str> {
+        if let Some(u) = units.at(self, at + 1) {
+            return Some(u);
+        }
+        let (group, pos) = self.parallel_numbers(at);
+        for &k in &group[pos + 1..] {
+            if let Some(u) = units.at(self, k + 1) {
+                return Some(u);
+            }
+        }
+        None
+    }
+}
+
+/// A time point, in days since the start (weeks are 7 days, months 30.44, years 365.25).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimePoint {
+    pub days: f64,
+}
+
+impl TimePoint {
+    /// Two time points are the same when within a tenth of each other (week 24 and
+    /// month 6 are one time point; week 12 and week 16 are not).
+    pub fn same(self, other: TimePoint) -> bool {
+        let (a, b) = (self.days, other.days);
+        (a - b).abs() <= 0.1 * a.max(b)
+    }
+}
+
+fn time_unit(w: &str) -> Option<f64> {
+    Some(match w {
+        "day" | "days" | "d" => 1.0,
+        "week" | "weeks" | "wk" | "wks" | "w" => 7.0,
+        "month" | "months" | "mo" | "mos" => 30.44,
+        "year" | "years" | "yr" | "yrs" => 365.25,
+        _ => return None,
+    })
+}
+
+/// Digits with thousands separators removed (`1,234.5` → `1234.5`); a comma that is not
+/// a thousands separator stays (the number gate never matches such a token).
+fn normalize_number(s: &str) -> String {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.len() > 1 && parts[1..].iter().all(|p| p.len() >= 3 && p[..3].bytes().all(|b| b.is_ascii_digit())) {
+        parts.concat()
+    } else {
+        s.to_string()
+    }
+}
+
+/// Time points named in a claim's own words (its endpoint or population): "week 12",
+/// "12 weeks", "Week 16", "at month 6".
+pub fn claim_time_points(s: &str) -> Vec<TimePoint> {
+    let t = Text::new(s);
+    let mut out = Vec::new();
+    for i in 0..t.tokens.len() {
+        if t.tokens[i].kind != Kind::Number {
+            continue;
+        }
+        let n: f64 = match t.tokens[i].lower.parse() {
+            Ok(n) => n,
+            Err(_) => continue,
+        };
+        let before = i.checked_sub(1).and_then(|k| t.word(k)).and_then(time_unit);
+        let after = t.word(i + 1).and_then(time_unit).or_else(|| {
+            (t.tokens.get(i + 1).is_some_and(|x| x.text == "-"))
+                .then(|| t.word(i + 2).and_then(time_unit))
+                .flatten()
+        });
+        if let Some(u) = before.or(after) {
+            out.push(TimePoint { days: n * u });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_number_binds_to_its_own_clause() {
+        let t = Text::new(
+            "Median progression-free survival was 4.8 months in the trametinib group and 1.5 months in the chemotherapy group",
+        );
+        let at = t.numbers_equal("1.5")[0];
+        let r = t.clause(at);
+        let words: Vec<&str> = t.tokens[r].iter().map(|x| x.text).collect();
+        assert_eq!(words, ["1.5", "months", "in", "the", "chemotherapy", "group"]);
+    }
+
+    #[test]
+    fn parentheses_hold_their_own_clauses_and_lists() {
+        let t = Text::new("trametinib improved PFS over chemotherapy (4.8 vs 1.5 months; HR 0.45)");
+        let at = t.numbers_equal("1.5")[0];
+        let (group, pos) = t.parallel_numbers(at);
+        assert_eq!(group.len(), 2);
+        assert_eq!(pos, 1);
+        assert_eq!(t.clause(at).len(), 2, "1.5 months");
+    }
+
+    #[test]
+    fn time_points_are_read_in_both_orders_and_compared_loosely() {
+        let t = Text::new("63% at week 12 and 59% after 52 weeks; median 4.8 months");
+        let tps: Vec<f64> = t.time_points(0..t.tokens.len()).iter().map(|x| x.1.days).collect();
+        assert_eq!(tps, [84.0, 364.0], "4.8 months is a value, not a time point");
+        let c = claim_time_points("ACR20 at Week 24");
+        assert!(c[0].same(TimePoint { days: 6.0 * 30.44 }));
+        assert!(!c[0].same(TimePoint { days: 16.0 * 7.0 }));
+    }
+
+    #[test]
+    fn thousands_separators_are_one_number() {
+        let t = Text::new("N = 1,234 (12.5%)");
+        assert_eq!(t.numbers_equal("1234").len(), 1);
+        assert_eq!(t.tokens.iter().find(|x| x.text == "12.5").unwrap().depth, 1);
+    }
+}

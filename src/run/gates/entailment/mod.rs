@@ -1,0 +1,1099 @@
+//! The entailment gate: the claim is what its quote and record say, not only a true quote
+//! next to it. Deterministic rules, each with a machine name and a reason for a person:
+//!
+//! - `scope`: the cited record is one of the asset's records (a competitor's record only
+//!   for a competitors field);
+//! - `identifier`: every identifier of the value (NCT, NDA/BLA/ANDA, PMID, CIK, set_id,
+//!   codes such as V600E) occurs whole in the quote;
+//! - `field`: the record part holding the quote may feed the field (`jobs/field_fitness.csv`);
+//! - `bare_number`: a quote that is only a number has a locator, or occurs once in the record;
+//! - at a structured place the extractive reasoner bound (a posted result group): the
+//!   claim's arm, dose, time point, population and unit are that place's;
+//! - in text, by the [`binder`]: the arm, time point, unit, dose phase and population the
+//!   number is bound to in its clause are the claim's;
+//! - `direction`: negation, increase/decrease and superiority/non-inferiority agree.
+//!
+//! What no rule can decide is `undecided`: accepted, marked, and left to the judge when
+//! one is configured. Pure.
+
+pub mod binder;
+pub mod tables;
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Serialize;
+
+use crate::domain::{Claim, Label};
+use crate::run::evidence::{Evidence, EvidenceRecord};
+use crate::run::profile;
+use crate::snapshot::resolve::Role;
+
+use binder::{Kind, Text, TimePoint, claim_time_points};
+use tables::{Fitness, Units, Unfit};
+
+/// The rules of the gate, by machine name.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, strum::IntoStaticStr,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum Rule {
+    Scope,
+    Identifier,
+    Field,
+    BareNumber,
+    Arm,
+    Dose,
+    TimePoint,
+    Population,
+    Unit,
+    Direction,
+    /// The independent judge's verdict.
+    Judge,
+}
+
+impl Rule {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+
+    /// What the rule checks, in words, for the report and the rejections table.
+    pub fn words(self) -> &'static str {
+        match self {
+            Rule::Scope => "the cited record is not one of the asset's records",
+            Rule::Identifier => "an identifier of the value is not in the quote",
+            Rule::Field => "the part of the record quoted does not feed this field",
+            Rule::BareNumber => "a quote that is only a number does not say where it is",
+            Rule::Arm => "the number belongs to another arm of the trial",
+            Rule::Dose => "the number belongs to another dose",
+            Rule::TimePoint => "the number is for another time point",
+            Rule::Population => "the number is for another population",
+            Rule::Unit => "the source gives the number in another unit",
+            Rule::Direction => "the source says the opposite",
+            Rule::Judge => "the independent judge found that the quote does not say this",
+        }
+    }
+}
+
+/// The gate's verdict on one claim.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Entailment {
+    Holds,
+    /// No rule could decide; the reason says what is missing.
+    Undecided(String),
+    Fails(Rule, String),
+}
+
+/// A cell the extractive reasoner bound to a structured place of a record.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Cell {
+    pub field: String,
+    pub endpoint: String,
+    pub population: String,
+    pub arm: String,
+    pub unit: String,
+}
+
+impl Cell {
+    pub fn of(c: &Claim) -> Cell {
+        let s = |x: &Option<String>| x.clone().unwrap_or_default();
+        Cell {
+            field: c.field.clone(),
+            endpoint: s(&c.endpoint),
+            population: s(&c.population),
+            arm: s(&c.arm),
+            unit: s(&c.unit),
+        }
+    }
+}
+
+/// What the gate knows of one asset: its names, its records, and the structured places
+/// its extractive claims bound.
+#[derive(Debug, Default)]
+pub struct Scope {
+    pub names: Vec<String>,
+    /// source id -> role of the record for this asset.
+    pub members: HashMap<String, Role>,
+    /// (source id, locator) -> the cells bound there.
+    pub cells: HashMap<(String, String), Vec<Cell>>,
+    /// (source id, field, endpoint, arm) -> how many populations (classes) it has.
+    classes: HashMap<(String, String, String, String), HashSet<String>>,
+}
+
+impl Scope {
+    pub fn new(names: Vec<String>, members: HashMap<String, Role>) -> Scope {
+        Scope {
+            names,
+            members,
+            ..Scope::default()
+        }
+    }
+
+    /// Binds the accepted structured facts (each with the source id the gates found).
+    pub fn bind<'c>(&mut self, claims: impl IntoIterator<Item = (&'c Claim, &'c str)>) {
+        for (c, sid) in claims {
+            let Some(loc) = c.locator.as_deref().filter(|l| !l.is_empty()) else {
+                continue;
+            };
+            if c.label != Label::Fact || loc.starts_with("bytes:") {
+                continue;
+            }
+            let cell = Cell::of(c);
+            self.classes
+                .entry((
+                    sid.to_string(),
+                    cell.field.clone(),
+                    cell.endpoint.clone(),
+                    cell.arm.clone(),
+                ))
+                .or_default()
+                .insert(cell.population.clone());
+            let v = self
+                .cells
+                .entry((sid.to_string(), loc.to_string()))
+                .or_default();
+            if !v.contains(&cell) {
+                v.push(cell);
+            }
+        }
+    }
+}
+
+/// Everything the gate reads besides the claim and the evidence.
+pub struct Context<'a> {
+    pub assets: &'a HashMap<String, Scope>,
+    pub fitness: &'a Fitness,
+    pub units: &'a Units,
+}
+
+impl<'a> Context<'a> {
+    pub fn new(assets: &'a HashMap<String, Scope>) -> Context<'a> {
+        Context {
+            assets,
+            fitness: Fitness::shipped(),
+            units: Units::shipped(),
+        }
+    }
+}
+
+/// Words that say nothing about which group or population a text names.
+const GENERIC: &[&str] = &[
+    "the", "a", "an", "of", "in", "for", "and", "with", "group", "groups", "arm", "arms",
+    "treatment", "treated", "patients", "participants", "subjects", "receiving", "received",
+    "who", "on", "to", "at", "by", "or", "all", "n", "fas", "itt", "mitt", "population",
+    "set", "analysis", "full", "safety", "cohort", "was", "were", "is", "are", "dose",
+    "doses", "mg", "kg", "daily", "weekly", "every", "once", "twice", "qw", "q2w", "q4w",
+    "qd", "bid", "tid", "week", "weeks", "day", "days", "vs", "versus", "plus",
+];
+
+/// Comparator groups a text names without naming the asset.
+const COMPARATORS: &[&str] = &[
+    "placebo", "pbo", "chemotherapy", "dacarbazine", "paclitaxel", "docetaxel", "vehicle",
+    "sham", "control", "comparator", "standard", "soc", "bsc", "usual", "observation",
+];
+
+/// Words that mark a subgroup in a clause.
+const SUBGROUP: &[&str] = &[
+    "subgroup", "subgroups", "subset", "stratum", "strata", "subpopulation", "aged",
+    "older", "younger", "elderly", "pediatric", "paediatric", "children", "adolescents",
+    "asian", "japanese", "chinese", "european", "caucasian", "black", "white", "hispanic",
+    "region", "regions", "prior", "previously", "pretreated", "naive", "refractory",
+    "v600k", "v600e", "pd", "l1", "female", "females", "male", "males", "women", "men",
+    "weight", "baseline", "mutation", "mutant", "wild", "positive", "negative",
+];
+
+/// Words that say a population is everyone.
+const OVERALL: &[&str] = &[
+    "all", "overall", "itt", "intention", "intent", "randomized", "randomised", "fas",
+    "full", "total", "entire",
+];
+
+const NEGATIONS: &[&str] = &[
+    "not", "no", "none", "never", "without", "neither", "nor", "absence", "absent",
+    "lack", "free", "nothing", "n't", "cannot", "fail", "failed",
+];
+
+const UP: &[&str] = &[
+    "increase", "increased", "increases", "increasing", "higher", "elevated", "elevation",
+    "improved", "improvement", "improves", "improve", "rise", "rose", "gain", "greater",
+    "prolonged", "longer",
+];
+const DOWN: &[&str] = &[
+    "decrease", "decreased", "decreases", "decreasing", "reduced", "reduction", "reduces",
+    "reduce", "lower", "lowered", "decline", "declined", "fell", "loss", "shorter",
+    "worsened", "worse",
+];
+
+const LOADING: &[&str] = &[
+    "loading", "initial", "initially", "induction", "starting", "start",
+];
+const MAINTENANCE: &[&str] = &[
+    "maintenance", "thereafter", "subsequently", "subsequent", "then",
+];
+
+fn words(s: &str) -> Vec<String> {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+fn distinctive(s: &str) -> Vec<String> {
+    words(s)
+        .into_iter()
+        .map(|w| if w == "pbo" { "placebo".into() } else { w })
+        .filter(|w| !GENERIC.contains(&w.as_str()) && !w.chars().all(|c| c.is_ascii_digit()))
+        .collect()
+}
+
+/// Whether a claim's population is everyone (blank, "all randomized", "ITT", …).
+fn overall(p: Option<&str>) -> bool {
+    let w = distinctive(p.unwrap_or(""));
+    w.is_empty() || w.iter().all(|x| OVERALL.contains(&x.as_str()) || x == "patients")
+}
+
+/// Identifiers of a text: letters then digits (NCT01234567, NDA215866, V600E, C92.1),
+/// a known prefix then a number (`PMID: 22663011`, `NDA 215866`), and set_id UUIDs.
+pub fn identifiers(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    // set_id UUIDs (8-4-4-4-12 hex digits) first, blanked out before reading words
+    let bytes = s.as_bytes();
+    let mut rest = s.to_string();
+    let mut i = 0;
+    while i + 36 <= bytes.len() {
+        let cand = &bytes[i..i + 36];
+        let shape = cand.iter().enumerate().all(|(k, c)| match k {
+            8 | 13 | 18 | 23 => *c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        });
+        let bounded = (i == 0 || !bytes[i - 1].is_ascii_alphanumeric())
+            && bytes.get(i + 36).is_none_or(|c| !c.is_ascii_alphanumeric());
+        if shape && bounded {
+            out.push(s[i..i + 36].to_ascii_lowercase());
+            rest.replace_range(i..i + 36, &" ".repeat(36));
+            i += 36;
+        } else {
+            i += 1;
+        }
+    }
+    let t = Text::new(&rest);
+    let toks = &t.tokens;
+    let mut words = Vec::new();
+    for (i, tok) in toks.iter().enumerate() {
+        if tok.kind != Kind::Word {
+            continue;
+        }
+        let b = tok.text.as_bytes();
+        let lead = b.iter().take_while(|c| c.is_ascii_alphabetic()).count();
+        if lead > 0 && lead < b.len() && b[lead].is_ascii_digit() {
+            words.push(tok.text.to_ascii_uppercase());
+            continue;
+        }
+        let prefix = matches!(
+            tok.lower.as_str(),
+            "nct" | "nda" | "bla" | "anda" | "pmid" | "cik" | "ndc"
+        );
+        if prefix {
+            let mut k = i + 1;
+            while toks.get(k).is_some_and(|x| matches!(x.text, ":" | "#" | "-")) {
+                k += 1;
+            }
+            if let Some(n) = toks.get(k).filter(|x| x.kind == Kind::Number) {
+                words.push(format!("{}{}", tok.text.to_ascii_uppercase(), n.text));
+            }
+        }
+    }
+    words.extend(out);
+    words
+}
+
+/// A sibling field of `locator` in the record (same parent), by key.
+fn sibling(r: &EvidenceRecord, locator: &str, key: &str) -> Option<String> {
+    let parent = &locator[..locator.rfind('/')?];
+    let want = [
+        format!("{parent}/{key}"),
+        format!("{parent}/{key}[1]"),
+        format!("{parent}/@{key}"),
+    ];
+    r.locators
+        .iter()
+        .position(|l| want.contains(l))
+        .map(|i| r.field_text(i).to_string())
+}
+
+/// The fields of the record that hold `quote`, the one the quote gate found first.
+fn fields_holding(r: &EvidenceRecord, quote: &str, found: usize) -> Vec<usize> {
+    let mut out = vec![found];
+    if quote.is_empty() {
+        return out;
+    }
+    for pos in memchr::memmem::find_iter(r.joined.as_bytes(), quote.as_bytes()) {
+        let i = r.starts.partition_point(|s| *s <= pos) - 1;
+        if !out.contains(&i) {
+            out.push(i);
+        }
+    }
+    out
+}
+
+/// How many times `n` occurs as a whole number in the record's fields.
+fn occurrences(r: &EvidenceRecord, n: &str) -> Vec<usize> {
+    let hay = r.joined.as_bytes();
+    let mut fields = Vec::new();
+    for pos in memchr::memmem::find_iter(hay, n.as_bytes()) {
+        let before = pos.checked_sub(1).map(|p| hay[p]);
+        let after = hay.get(pos + n.len()).copied();
+        let glued_before = before.is_some_and(|c| c.is_ascii_alphanumeric() || c == b'.' || c == b',');
+        let glued_after = after.is_some_and(|c| c.is_ascii_digit())
+            || (matches!(after, Some(b'.' | b',')) && hay.get(pos + n.len() + 1).is_some_and(u8::is_ascii_digit));
+        if !glued_before && !glued_after {
+            fields.push(r.starts.partition_point(|s| *s <= pos) - 1);
+        }
+    }
+    fields
+}
+
+/// The gate on one claim whose quote was found in field `field` of record `rec`.
+pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'_>) -> Entailment {
+    let r = &ev.records[rec];
+    let quote = c.quote.as_deref().unwrap_or("");
+    let scope = cx.assets.get(&c.asset);
+    // scope
+    if let Some(s) = scope {
+        match s.members.get(&r.source_id) {
+            None => {
+                let owners: Vec<&str> = cx
+                    .assets
+                    .iter()
+                    .filter(|(_, o)| o.members.contains_key(&r.source_id))
+                    .map(|(a, _)| a.as_str())
+                    .collect();
+                let whose = if owners.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (it is {}'s)", owners.join(", "))
+                };
+                return Entailment::Fails(
+                    Rule::Scope,
+                    format!("{} is not a record of {}{whose}", r.source_id, c.asset),
+                );
+            }
+            Some(Role::Competitor) if !c.field.starts_with("competitors.") => {
+                return Entailment::Fails(
+                    Rule::Scope,
+                    format!(
+                        "{} is a competitor's record of {}; it can fill only competitors fields",
+                        r.source_id, c.asset
+                    ),
+                );
+            }
+            _ => {}
+        }
+    }
+    // identifiers
+    let qids = identifiers(quote);
+    let compact_quote: String = quote
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .collect::<String>()
+        .to_ascii_uppercase();
+    for id in identifiers(&c.value) {
+        let whole = qids.iter().any(|q| q.eq_ignore_ascii_case(&id));
+        if !whole {
+            // "NDA 215866" in the quote for "NDA215866" in the value is the same identifier.
+            let compact: String = id.chars().filter(|c| c.is_alphanumeric()).collect();
+            let spaced = qids.is_empty() && id.len() >= 8 && compact_quote == compact;
+            if !spaced {
+                return Entailment::Fails(
+                    Rule::Identifier,
+                    format!("{id} is not whole in the quote (it has {})", list_or_none(&qids)),
+                );
+            }
+        }
+    }
+    // field fitness: at the locator given, else at some field holding the quote
+    let given = c.locator.as_deref().filter(|l| !l.is_empty());
+    let fam = r.family.as_str();
+    let candidates: Vec<String> = match given {
+        Some(l) => vec![l.to_string()],
+        None => fields_holding(r, quote, field)
+            .into_iter()
+            .map(|i| r.locators[i].clone())
+            .collect(),
+    };
+    let mut unfit = None;
+    let mut loc = None;
+    for l in &candidates {
+        match cx.fitness.check(&c.field, fam, l, |k| sibling(r, l, k)) {
+            Ok(()) => {
+                loc = Some(l.clone());
+                break;
+            }
+            Err(why) => {
+                unfit.get_or_insert((l.clone(), why));
+            }
+        }
+    }
+    let Some(loc) = loc else {
+        let (l, why) = unfit.expect("at least one candidate field");
+        let reason = match why {
+            Unfit::Family => format!(
+                "{} is not filled from {fam} records (only {})",
+                c.field,
+                cx.fitness.families(&c.field).join(", ")
+            ),
+            Unfit::Part => format!(
+                "the quote is at {l}, which does not feed {} (from {fam}: {})",
+                c.field,
+                cx.fitness.parts(&c.field, fam).join(", ")
+            ),
+            Unfit::Sibling { key, want, found } => format!(
+                "the quote is at {l}, whose {key} is {found:?}, not {want} ({} needs {key} {want})",
+                c.field
+            ),
+        };
+        return Entailment::Fails(Rule::Field, reason);
+    };
+    // bare number: which place does it stand for?
+    let qt = Text::new(quote);
+    let bare = !qt.tokens.is_empty()
+        && qt.tokens.iter().any(|t| t.kind == Kind::Number)
+        && qt.tokens.iter().all(|t| t.kind != Kind::Word);
+    let mut place = given.map(str::to_string);
+    if bare && given.is_none() {
+        let n = qt
+            .tokens
+            .iter()
+            .find(|t| t.kind == Kind::Number)
+            .map(|t| t.text)
+            .unwrap_or("");
+        let at = occurrences(r, n);
+        if at.len() > 1 {
+            return Entailment::Fails(
+                Rule::BareNumber,
+                format!(
+                    "{n:?} occurs {} times in {}; a quote that is only a number needs a locator to say which",
+                    at.len(),
+                    r.source_id
+                ),
+            );
+        }
+        place = at.first().map(|&i| r.locators[i].clone());
+    }
+    let place = place.unwrap_or(loc);
+    let verdict = match scope.and_then(|s| s.cells.get(&(r.source_id.clone(), place.clone()))) {
+        Some(cells) => structured(c, cells, scope.expect("cells come from a scope"), &r.source_id, cx),
+        None => text(c, &qt, scope, cx),
+    };
+    if let Entailment::Fails(..) = verdict {
+        return verdict;
+    }
+    match direction(c, quote) {
+        Some(why) => Entailment::Fails(Rule::Direction, why),
+        None => verdict,
+    }
+}
+
+fn list_or_none(v: &[String]) -> String {
+    if v.is_empty() {
+        "no identifier".into()
+    } else {
+        v.join(", ")
+    }
+}
+
+/// Dose and regimen tokens of a text: "300 mg", "qw", "q2w", "every other week".
+fn doses(s: &str, units: &Units) -> Vec<String> {
+    let t = Text::new(s);
+    let mut out = Vec::new();
+    for i in 0..t.tokens.len() {
+        let tok = &t.tokens[i];
+        if tok.kind == Kind::Number
+            && let Some(u) = units.at(&t, i + 1)
+            && matches!(u, "mg" | "mcg" | "g" | "mg/kg" | "mcg/kg" | "mg/m2" | "mcg/m2/d" | "ml" | "iu")
+        {
+            out.push(format!("{} {u}", tok.lower));
+        }
+        if tok.kind == Kind::Word {
+            let w = tok.lower.as_str();
+            let regimen = matches!(w, "qw" | "qd" | "bid" | "tid" | "qod")
+                || (w.len() >= 3
+                    && w.starts_with('q')
+                    && (w.ends_with('w') || w.ends_with('d'))
+                    && w[1..w.len() - 1].bytes().all(|b| b.is_ascii_digit()));
+            if regimen {
+                out.push(w.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Whether a claim's arm words name the group `title`: a distinctive word in common.
+fn names_group(claim_words: &[String], title: &str) -> bool {
+    let t = distinctive(title);
+    claim_words.iter().any(|w| t.contains(w))
+}
+
+/// The words the claimed arm goes by: the claim's arm, or the asset's names.
+fn claimed_words(c: &Claim, scope: Option<&Scope>) -> Vec<String> {
+    match c.arm.as_deref().filter(|a| !distinctive(a).is_empty()) {
+        Some(a) => distinctive(a),
+        None => scope
+            .map(|s| s.names.iter().flat_map(|n| distinctive(n)).collect())
+            .unwrap_or_default(),
+    }
+}
+
+fn claimed_name(c: &Claim) -> String {
+    match c.arm.as_deref().filter(|a| !a.trim().is_empty()) {
+        Some(a) => format!("{a:?}"),
+        None => format!("{}'s own arm", c.asset),
+    }
+}
+
+/// The rules at a structured place that the extractive reasoner bound to `cells`.
+fn structured(c: &Claim, cells: &[Cell], scope: &Scope, sid: &str, cx: &Context<'_>) -> Entailment {
+    let mine = Cell::of(c);
+    if cells.contains(&mine) {
+        return Entailment::Holds;
+    }
+    let same_field: Vec<&Cell> = cells.iter().filter(|x| x.field == c.field).collect();
+    let pool: Vec<&Cell> = if same_field.is_empty() {
+        cells.iter().collect()
+    } else {
+        same_field
+    };
+    let mut first_fail = None;
+    let mut undecided = None;
+    for cell in pool {
+        match structured_one(c, cell, scope, sid, cx) {
+            Entailment::Holds => return Entailment::Holds,
+            Entailment::Undecided(w) => {
+                undecided.get_or_insert(w);
+            }
+            f => {
+                first_fail.get_or_insert(f);
+            }
+        }
+    }
+    match (undecided, first_fail) {
+        (Some(w), _) => Entailment::Undecided(w),
+        (None, Some(f)) => f,
+        (None, None) => Entailment::Holds,
+    }
+}
+
+fn structured_one(c: &Claim, cell: &Cell, scope: &Scope, sid: &str, cx: &Context<'_>) -> Entailment {
+    // arm
+    let arm_level = profile::spec(&c.field).is_some_and(|s| s.arm_bound);
+    if arm_level && !cell.arm.is_empty() {
+        let cw = claimed_words(c, Some(scope));
+        if !names_group(&cw, &cell.arm) {
+            let comparator = distinctive(&cell.arm)
+                .iter()
+                .any(|w| COMPARATORS.contains(&w.as_str()));
+            if c.arm.as_deref().is_some_and(|a| !a.trim().is_empty()) || comparator {
+                return Entailment::Fails(
+                    Rule::Arm,
+                    format!(
+                        "the record gives this number for the group {:?}, not for {}",
+                        cell.arm,
+                        claimed_name(c)
+                    ),
+                );
+            }
+            return Entailment::Undecided(format!(
+                "the record's group {:?} does not name {}",
+                cell.arm, c.asset
+            ));
+        }
+        let want = doses(c.arm.as_deref().unwrap_or(""), cx.units);
+        let have = doses(&cell.arm, cx.units);
+        if !want.is_empty() && !have.is_empty() && !want.iter().all(|d| have.contains(d)) {
+            return Entailment::Fails(
+                Rule::Dose,
+                format!(
+                    "the record gives this number for {:?} ({}), not for {} ({})",
+                    cell.arm,
+                    have.join(", "),
+                    claimed_name(c),
+                    want.join(", ")
+                ),
+            );
+        }
+    }
+    // time point
+    let claim_tp = claim_time_points(&format!(
+        "{} {}",
+        c.endpoint.as_deref().unwrap_or(""),
+        c.population.as_deref().unwrap_or("")
+    ));
+    let cell_tp = claim_time_points(&format!("{} {}", cell.endpoint, cell.population));
+    if !claim_tp.is_empty()
+        && !cell_tp.is_empty()
+        && !claim_tp.iter().any(|a| cell_tp.iter().any(|b| a.same(*b)))
+    {
+        return Entailment::Fails(
+            Rule::TimePoint,
+            format!(
+                "the record gives this number at {:?} {:?}, not at the claimed time point",
+                cell.endpoint, cell.population
+            ),
+        );
+    }
+    // population
+    if arm_level {
+        let classes = scope
+            .classes
+            .get(&(
+                sid.to_string(),
+                cell.field.clone(),
+                cell.endpoint.clone(),
+                cell.arm.clone(),
+            ))
+            .map_or(1, HashSet::len);
+        let pop_is_time = !claim_time_points(&cell.population).is_empty();
+        if overall(c.population.as_deref()) {
+            if classes > 1 && !cell.population.is_empty() && !pop_is_time && !overall(Some(&cell.population)) {
+                return Entailment::Fails(
+                    Rule::Population,
+                    format!(
+                        "the record gives this number for the class {:?}, one of {classes}, not for all patients",
+                        cell.population
+                    ),
+                );
+            }
+        } else {
+            let want = distinctive(c.population.as_deref().unwrap_or(""));
+            let have = distinctive(&format!("{} {}", cell.population, cell.endpoint));
+            if !want.iter().any(|w| have.contains(w)) {
+                return Entailment::Fails(
+                    Rule::Population,
+                    format!(
+                        "the record gives this number for {:?}, not for {:?}",
+                        if cell.population.is_empty() { "all patients" } else { &cell.population },
+                        c.population.as_deref().unwrap_or("")
+                    ),
+                );
+            }
+        }
+    }
+    // unit
+    if let Some(u) = claim_unit(c, cx.units)
+        && !cell.unit.is_empty()
+        && !cell.unit.eq_ignore_ascii_case(c.unit.as_deref().unwrap_or(""))
+        && let Some(have) = cx.units.canonical(&cell.unit)
+        && have != u
+    {
+        return Entailment::Fails(
+            Rule::Unit,
+            format!("the record's unit is {:?} ({have}), not {u}", cell.unit),
+        );
+    }
+    Entailment::Holds
+}
+
+/// The claim's unit: its `unit`, else the unit written after the value's number.
+fn claim_unit<'u>(c: &Claim, units: &'u Units) -> Option<&'u str> {
+    if let Some(u) = c.unit.as_deref().filter(|u| !u.trim().is_empty()) {
+        return units.canonical(u);
+    }
+    let t = Text::new(&c.value);
+    let i = t.tokens.iter().position(|x| x.kind == Kind::Number)?;
+    units.at(&t, i + 1)
+}
+
+/// An arm mention of a quote: which token, and whether it names the claimed arm.
+#[derive(Clone, Debug)]
+struct Mention {
+    at: usize,
+    claimed: bool,
+    word: String,
+}
+
+fn mentions(t: &Text<'_>, claimed: &[String], others: &[String]) -> Vec<Mention> {
+    let mut out: Vec<Mention> = Vec::new();
+    for (i, tok) in t.tokens.iter().enumerate() {
+        if tok.kind != Kind::Word {
+            continue;
+        }
+        let w = if tok.lower == "pbo" { "placebo" } else { tok.lower.as_str() };
+        let claimed_hit = claimed.iter().any(|c| c == w);
+        let other_hit = !claimed_hit && others.iter().any(|c| c == w);
+        if claimed_hit || other_hit {
+            // one mention per run of words of the same side ("certolizumab pegol")
+            if let Some(last) = out.last()
+                && last.at + 1 == i
+                && last.claimed == claimed_hit
+            {
+                out.last_mut().expect("just checked").at = i;
+                continue;
+            }
+            out.push(Mention {
+                at: i,
+                claimed: claimed_hit,
+                word: tok.text.to_string(),
+            });
+        }
+    }
+    out
+}
+
+/// The rules on a quote read as text, by the binder.
+fn text(c: &Claim, t: &Text<'_>, scope: Option<&Scope>, cx: &Context<'_>) -> Entailment {
+    let value_numbers = crate::run::gates::numbers(&c.value);
+    let vt = Text::new(&c.value);
+    // a value that is a number (with its unit), not a sentence or a name
+    let numeric = !value_numbers.is_empty()
+        && vt.tokens.iter().all(|x| {
+            x.kind != Kind::Word || cx.units.at(&vt, 0).is_some() || tables::is_unit_word(&x.lower)
+        });
+    if !numeric {
+        return Entailment::Holds;
+    }
+    let arm_level = profile::spec(&c.field).is_some_and(|s| s.arm_bound);
+    let claimed = claimed_words(c, scope);
+    let mut others: Vec<String> = COMPARATORS.iter().map(|s| s.to_string()).collect();
+    if c.arm.as_deref().is_some_and(|a| !distinctive(a).is_empty())
+        && let Some(s) = scope
+    {
+        others.extend(s.names.iter().flat_map(|n| distinctive(n)));
+    }
+    others.retain(|w| !claimed.contains(w));
+    let ms = mentions(t, &claimed, &others);
+    let claim_tp = claim_time_points(&format!(
+        "{} {}",
+        c.endpoint.as_deref().unwrap_or(""),
+        c.population.as_deref().unwrap_or("")
+    ));
+    let mut first: Option<Entailment> = None;
+    for n in &value_numbers {
+        for at in t.numbers_equal(n) {
+            let v = bound(c, t, at, arm_level, &ms, &claim_tp, cx);
+            if v == Entailment::Holds {
+                return v;
+            }
+            first.get_or_insert(v);
+        }
+    }
+    first.unwrap_or(Entailment::Holds)
+}
+
+/// The rules for the value's number at token `at`.
+fn bound(
+    c: &Claim,
+    t: &Text<'_>,
+    at: usize,
+    arm_level: bool,
+    ms: &[Mention],
+    claim_tp: &[TimePoint],
+    cx: &Context<'_>,
+) -> Entailment {
+    let clause = t.clause(at);
+    let clause_text = || {
+        t.tokens[clause.clone()]
+            .iter()
+            .map(|x| x.text)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut undecided = None;
+    // unit
+    if let Some(u) = claim_unit(c, cx.units)
+        && let Some(have) = t.unit_after(at, cx.units)
+        && have != u
+    {
+        return Entailment::Fails(
+            Rule::Unit,
+            format!("the quote gives {} in {have}, not {u}", t.tokens[at].text),
+        );
+    }
+    // arm
+    if arm_level {
+        let in_clause: Vec<&Mention> = ms.iter().filter(|m| clause.contains(&m.at)).collect();
+        let chosen: Option<&Mention> = if !in_clause.is_empty() {
+            in_clause
+                .iter()
+                .min_by_key(|m| {
+                    let d = m.at.abs_diff(at);
+                    (d, m.at < at)
+                })
+                .copied()
+        } else {
+            let (group, pos) = t.parallel_numbers(at);
+            let depth = t.tokens[at].depth;
+            let outer: Vec<&Mention> = ms
+                .iter()
+                .filter(|m| t.tokens[m.at].depth <= depth || t.tokens[m.at].depth == depth + 1)
+                .collect();
+            let mut distinct: Vec<&Mention> = Vec::new();
+            for m in outer {
+                if !distinct.iter().any(|d| d.claimed == m.claimed && d.word.eq_ignore_ascii_case(&m.word)) {
+                    distinct.push(m);
+                }
+            }
+            if group.len() >= 2 && distinct.len() == group.len() {
+                Some(distinct[pos])
+            } else if distinct.len() == 1 || distinct.iter().all(|m| m.claimed) {
+                distinct.first().copied()
+            } else if distinct.is_empty() {
+                None
+            } else {
+                undecided = Some(format!(
+                    "the quote names several groups and {} is bound to none of them in its clause",
+                    t.tokens[at].text
+                ));
+                None
+            }
+        };
+        if let Some(m) = chosen
+            && !m.claimed
+        {
+            return Entailment::Fails(
+                Rule::Arm,
+                format!(
+                    "in the quote {} belongs to {:?} ({:?}), not to {}",
+                    t.tokens[at].text,
+                    m.word,
+                    clause_text(),
+                    claimed_name(c)
+                ),
+            );
+        }
+        // a dose group of the claimed arm that is not the claimed dose
+        let want = doses(c.arm.as_deref().unwrap_or(""), cx.units);
+        if !want.is_empty() {
+            let clause_str = clause_text();
+            let have: Vec<String> = doses(&clause_str, cx.units)
+                .into_iter()
+                .filter(|d| !d.starts_with(&format!("{} ", t.tokens[at].lower)))
+                .collect();
+            if !have.is_empty() && !want.iter().any(|d| have.contains(d)) {
+                return Entailment::Fails(
+                    Rule::Dose,
+                    format!(
+                        "in the quote {} belongs to {} ({clause_str:?}), not to {}",
+                        t.tokens[at].text,
+                        have.join(", "),
+                        want.join(", ")
+                    ),
+                );
+            }
+        }
+    }
+    // time point
+    if !claim_tp.is_empty() {
+        let here: Vec<TimePoint> = t
+            .time_points(clause.clone())
+            .into_iter()
+            .filter(|(i, _)| *i != at)
+            .map(|(_, tp)| tp)
+            .collect();
+        let all: Vec<TimePoint> = t
+            .time_points(0..t.tokens.len())
+            .into_iter()
+            .filter(|(i, _)| *i != at)
+            .map(|(_, tp)| tp)
+            .collect();
+        let hit = |v: &[TimePoint]| claim_tp.iter().any(|a| v.iter().any(|b| a.same(*b)));
+        if !here.is_empty() {
+            if !hit(&here) {
+                return Entailment::Fails(
+                    Rule::TimePoint,
+                    format!(
+                        "in the quote {} is the value at another time point ({:?})",
+                        t.tokens[at].text,
+                        clause_text()
+                    ),
+                );
+            }
+        } else if !all.is_empty() && !hit(&all) {
+            return Entailment::Fails(
+                Rule::TimePoint,
+                format!(
+                    "the quote's time points are not the claimed one ({})",
+                    c.endpoint.as_deref().unwrap_or("")
+                ),
+            );
+        } else if all.len() > 1 {
+            undecided.get_or_insert_with(|| {
+                format!(
+                    "the quote has several time points and {} is bound to none in its clause",
+                    t.tokens[at].text
+                )
+            });
+        }
+    }
+    // population
+    let lead = leading_phrase(t);
+    let qualifier = t.tokens[clause.clone()]
+        .iter()
+        .chain(t.tokens[lead.clone()].iter())
+        .find(|x| x.kind == Kind::Word && SUBGROUP.contains(&x.lower.as_str()))
+        .map(|x| x.text);
+    if overall(c.population.as_deref()) {
+        if let Some(q) = qualifier
+            && arm_level
+        {
+            return Entailment::Fails(
+                Rule::Population,
+                format!(
+                    "in the quote {} is given for a subgroup ({q:?}: {:?}), not for all patients",
+                    t.tokens[at].text,
+                    clause_text()
+                ),
+            );
+        }
+    } else {
+        let want = distinctive(c.population.as_deref().unwrap_or(""));
+        let all: HashSet<&str> = t.tokens.iter().map(|x| x.lower.as_str()).collect();
+        if !want.iter().any(|w| all.contains(w.as_str())) {
+            return Entailment::Fails(
+                Rule::Population,
+                format!(
+                    "the quote does not speak of {:?}",
+                    c.population.as_deref().unwrap_or("")
+                ),
+            );
+        }
+    }
+    // dose phase
+    let dose_value = c.field.contains("dose")
+        || doses(&c.value, cx.units).iter().any(|d| d.contains(' '))
+        || cx
+            .units
+            .at(t, at + 1)
+            .is_some_and(|u| matches!(u, "mg" | "mcg" | "g" | "mg/kg" | "mcg/kg" | "mg/m2"));
+    if dose_value {
+        let claim_text = format!(
+            "{} {} {} {}",
+            c.value,
+            c.endpoint.as_deref().unwrap_or(""),
+            c.population.as_deref().unwrap_or(""),
+            c.arm.as_deref().unwrap_or("")
+        );
+        let cw = words(&claim_text);
+        let claim_loading = cw.iter().any(|w| LOADING.contains(&w.as_str()))
+            || claim_text.to_lowercase().contains("first dose");
+        let claim_maint = cw.iter().any(|w| MAINTENANCE.contains(&w.as_str()));
+        let cl: Vec<&str> = t.tokens[clause.clone()]
+            .iter()
+            .map(|x| x.lower.as_str())
+            .collect();
+        let joined = cl.join(" ");
+        let q_loading = cl.iter().any(|w| LOADING.contains(w))
+            || joined.contains("first dose")
+            || joined.contains("day 1 ");
+        let q_maint = cl.iter().any(|w| MAINTENANCE.contains(w)) || t.opens_later_phase(clause.start);
+        if q_loading && !q_maint && !claim_loading {
+            return Entailment::Fails(
+                Rule::Dose,
+                format!(
+                    "in the quote {} is the loading or initial dose ({:?}), not the maintenance dose",
+                    t.tokens[at].text,
+                    clause_text()
+                ),
+            );
+        }
+        if q_maint && !q_loading && claim_loading && !claim_maint {
+            return Entailment::Fails(
+                Rule::Dose,
+                format!(
+                    "in the quote {} is the maintenance dose ({:?}), not the loading dose",
+                    t.tokens[at].text,
+                    clause_text()
+                ),
+            );
+        }
+    }
+    match undecided {
+        Some(w) => Entailment::Undecided(w),
+        None => Entailment::Holds,
+    }
+}
+
+/// The sentence's leading phrase up to its first comma when it opens with "In …" or
+/// "Among …" (a population that governs the whole sentence).
+fn leading_phrase(t: &Text<'_>) -> std::ops::Range<usize> {
+    match t.tokens.first().map(|x| x.lower.as_str()) {
+        Some("in" | "among" | "for") => {
+            let end = t
+                .tokens
+                .iter()
+                .position(|x| x.text == ",")
+                .unwrap_or(0);
+            0..end
+        }
+        _ => 0..0,
+    }
+}
+
+/// Whether the word at `i` is negated: a negation among the three words before it.
+fn negated_at(ws: &[String], i: usize) -> bool {
+    let from = i.saturating_sub(3);
+    ws[from..i].iter().any(|w| NEGATIONS.contains(&w.as_str()))
+}
+
+/// Direction and negation: a statement and its quote must agree on them.
+fn direction(c: &Claim, quote: &str) -> Option<String> {
+    let vw = words(&c.value);
+    let qw = words(quote);
+    let norm = |s: &str| s.to_lowercase().replace(['_', '-'], " ");
+    let (v, q) = (norm(&c.value), norm(quote));
+    let ni = |s: &str| s.contains("non inferior") || s.contains("noninferior");
+    let sup = |s: &str| {
+        s.split(|c: char| !c.is_alphanumeric())
+            .zip(std::iter::once("").chain(s.split(|c: char| !c.is_alphanumeric())))
+            .any(|(w, prev)| (w == "superior" || w == "superiority") && prev != "non")
+            && !ni(s)
+    };
+    if sup(&v) && ni(&q) && !sup(&q) {
+        return Some("the quote states non-inferiority, the claim superiority".into());
+    }
+    if ni(&v) && sup(&q) && !ni(&q) {
+        return Some("the quote states superiority, the claim non-inferiority".into());
+    }
+    // the content words the value shares with the quote
+    let content: Vec<&String> = vw
+        .iter()
+        .filter(|w| w.len() >= 4 && !NEGATIONS.contains(&w.as_str()) && !GENERIC.contains(&w.as_str()))
+        .collect();
+    if content.is_empty() {
+        return None;
+    }
+    let mut shared = 0;
+    let mut q_neg = false;
+    for (i, w) in qw.iter().enumerate() {
+        if content.contains(&w) {
+            shared += 1;
+            q_neg |= negated_at(&qw, i);
+        }
+    }
+    if shared == 0 {
+        return None;
+    }
+    let mut v_neg = false;
+    for (i, w) in vw.iter().enumerate() {
+        if content.contains(&w) {
+            v_neg |= negated_at(&vw, i);
+        }
+    }
+    if q_neg && !v_neg && vw.iter().all(|w| !NEGATIONS.contains(&w.as_str())) {
+        return Some("the quote negates what the claim states".into());
+    }
+    if v_neg && !q_neg && qw.iter().all(|w| !NEGATIONS.contains(&w.as_str())) {
+        return Some("the claim negates what the quote states".into());
+    }
+    let has = |ws: &[String], lex: &[&str]| ws.iter().any(|w| lex.contains(&w.as_str()));
+    if has(&vw, UP) && !has(&vw, DOWN) && has(&qw, DOWN) && !has(&qw, UP) {
+        return Some("the quote states a decrease, the claim an increase".into());
+    }
+    if has(&vw, DOWN) && !has(&vw, UP) && has(&qw, UP) && !has(&qw, DOWN) {
+        return Some("the quote states an increase, the claim a decrease".into());
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,346 @@
+//! The entailment gate's data, kept as CSV files a data team reads and edits:
+//! `jobs/entailment_units.csv` (which spellings name one unit) and
+//! `jobs/field_fitness.csv` (which record parts may feed which field). Both are compiled
+//! into the binary; a bad row is a build-time test failure, never a silent skip.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use super::binder::{Kind, Text};
+
+const UNITS_CSV: &str = include_str!("../../../../jobs/entailment_units.csv");
+const FITNESS_CSV: &str = include_str!("../../../../jobs/field_fitness.csv");
+
+/// Unit spellings: each alias (as tokens) names one canonical unit.
+pub struct Units {
+    /// First token of an alias -> (alias tokens, canonical unit), longest aliases first.
+    by_first: HashMap<String, Vec<(Vec<String>, String)>>,
+}
+
+fn tokens(s: &str) -> Vec<String> {
+    Text::new(s)
+        .tokens
+        .into_iter()
+        .map(|t| match t.kind {
+            Kind::Word => t.text.to_lowercase(),
+            _ => t.lower,
+        })
+        .collect()
+}
+
+impl Units {
+    pub fn parse(text: &str) -> Result<Units, String> {
+        let mut by_first: HashMap<String, Vec<(Vec<String>, String)>> = HashMap::new();
+        for (n, line) in csv_lines(text, "unit,alias")? {
+            let [unit, alias] = line[..] else {
+                return Err(format!("entailment_units.csv line {n}: want unit,alias"));
+            };
+            let t = tokens(alias);
+            let Some(first) = t.first().cloned() else {
+                return Err(format!("entailment_units.csv line {n}: empty alias"));
+            };
+            by_first
+                .entry(first)
+                .or_default()
+                .push((t, unit.to_string()));
+        }
+        for v in by_first.values_mut() {
+            v.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
+        }
+        Ok(Units { by_first })
+    }
+
+    pub fn shipped() -> &'static Units {
+        static U: LazyLock<Units> =
+            LazyLock::new(|| Units::parse(UNITS_CSV).expect("jobs/entailment_units.csv parses"));
+        &U
+    }
+
+    /// The unit whose alias starts at token `i` of `t`, longest alias first.
+    pub fn at<'u>(&'u self, t: &Text<'_>, i: usize) -> Option<&'u str> {
+        let first = t.tokens.get(i)?;
+        let key = match first.kind {
+            Kind::Word => first.text.to_lowercase(),
+            _ => first.lower.clone(),
+        };
+        let cands = self.by_first.get(&key)?;
+        'alias: for (alias, unit) in cands {
+            for (k, a) in alias.iter().enumerate() {
+                match t.tokens.get(i + k) {
+                    Some(x) if x.text.eq_ignore_ascii_case(a) || x.lower == *a => {}
+                    _ => continue 'alias,
+                }
+            }
+            return Some(unit.as_str());
+        }
+        None
+    }
+
+    /// The canonical unit a free unit text names: the first alias found in it, ignoring
+    /// leading numbers ("percentage of participants (number)" is `%`).
+    pub fn canonical<'u>(&'u self, s: &str) -> Option<&'u str> {
+        let t = Text::new(s);
+        (0..t.tokens.len()).find_map(|i| {
+            (t.tokens[i].kind != Kind::Number)
+                .then(|| self.at(&t, i))
+                .flatten()
+        })
+    }
+}
+
+/// Whether a word starts a unit alias (used to read lists like "4.8 vs 1.5 months").
+pub fn is_unit_word(w: &str) -> bool {
+    Units::shipped().by_first.contains_key(w)
+}
+
+/// One row of the field fitness table.
+#[derive(Debug)]
+struct Fit {
+    /// A field name, or a prefix ending in `*` (`efficacy.*`).
+    field: String,
+    family: String,
+    /// Locator segments; `*` matches one segment and `name[*]` any index of `name`.
+    part: Vec<String>,
+    /// `key=VALUE`: the record's sibling field `key` (same parent) must read VALUE.
+    sibling: Option<(String, String)>,
+}
+
+/// Which record parts (by locator) may feed which field, per family.
+pub struct Fitness {
+    rows: Vec<Fit>,
+}
+
+/// Why a part does not fit a field.
+pub enum Unfit {
+    /// The field has rows, none for this family.
+    Family,
+    /// The family has rows for the field; the locator matches none.
+    Part,
+    /// The part fits, but its sibling field says otherwise (`submission_type` is SUPPL).
+    Sibling { key: String, want: String, found: String },
+}
+
+impl Fitness {
+    pub fn parse(text: &str) -> Result<Fitness, String> {
+        let mut rows = Vec::new();
+        for (n, line) in csv_lines(text, "field,family,part,where")? {
+            let [field, family, part, when] = line[..] else {
+                return Err(format!(
+                    "field_fitness.csv line {n}: want field,family,part,where"
+                ));
+            };
+            if !part.starts_with('/') && !part.starts_with("html:/") {
+                return Err(format!(
+                    "field_fitness.csv line {n}: part {part:?} must start with / or html:/"
+                ));
+            }
+            if crate::domain::Family::parse(family).is_none() {
+                return Err(format!(
+                    "field_fitness.csv line {n}: unknown family {family:?}"
+                ));
+            }
+            let sibling = match when.trim() {
+                "" => None,
+                w => Some(
+                    w.split_once('=')
+                        .map(|(k, v)| (k.to_string(), v.to_string()))
+                        .ok_or_else(|| {
+                            format!("field_fitness.csv line {n}: where {w:?} is not key=VALUE")
+                        })?,
+                ),
+            };
+            rows.push(Fit {
+                field: field.to_string(),
+                family: family.to_string(),
+                part: part
+                    .trim_start_matches('/')
+                    .split('/')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect(),
+                sibling,
+            });
+        }
+        Ok(Fitness { rows })
+    }
+
+    pub fn shipped() -> &'static Fitness {
+        static F: LazyLock<Fitness> =
+            LazyLock::new(|| Fitness::parse(FITNESS_CSV).expect("jobs/field_fitness.csv parses"));
+        &F
+    }
+
+    /// Whether the part at `locator` of a `family` record may feed `field`. `sibling`
+    /// reads a field of the record next to the locator (same parent) by its key.
+    pub fn check(
+        &self,
+        field: &str,
+        family: &str,
+        locator: &str,
+        sibling: impl Fn(&str) -> Option<String>,
+    ) -> Result<(), Unfit> {
+        let for_field: Vec<&Fit> = self
+            .rows
+            .iter()
+            .filter(|r| match r.field.strip_suffix('*') {
+                Some(prefix) => field.starts_with(prefix),
+                None => r.field == field,
+            })
+            .collect();
+        if for_field.is_empty() {
+            return Ok(());
+        }
+        let fam: Vec<&&Fit> = for_field.iter().filter(|r| r.family == family).collect();
+        if fam.is_empty() {
+            return Err(Unfit::Family);
+        }
+        let segs: Vec<&str> = locator.trim_start_matches('/').split('/').collect();
+        let mut miss = None;
+        for r in fam {
+            if !part_matches(&r.part, &segs) {
+                continue;
+            }
+            match &r.sibling {
+                None => return Ok(()),
+                Some((k, want)) => {
+                    let found = sibling(k).unwrap_or_default();
+                    if found.eq_ignore_ascii_case(want) {
+                        return Ok(());
+                    }
+                    miss = Some(Unfit::Sibling {
+                        key: k.clone(),
+                        want: want.clone(),
+                        found,
+                    });
+                }
+            }
+        }
+        Err(miss.unwrap_or(Unfit::Part))
+    }
+
+    /// The parts that may feed `field` from `family`, as written in the table.
+    pub fn parts(&self, field: &str, family: &str) -> Vec<String> {
+        self.rows
+            .iter()
+            .filter(|r| {
+                r.family == family
+                    && match r.field.strip_suffix('*') {
+                        Some(p) => field.starts_with(p),
+                        None => r.field == field,
+                    }
+            })
+            .map(|r| format!("/{}", r.part.join("/")))
+            .collect()
+    }
+
+    /// The families that may feed `field` at all.
+    pub fn families(&self, field: &str) -> Vec<&str> {
+        let mut v: Vec<&str> = self
+            .rows
+            .iter()
+            .filter(|r| match r.field.strip_suffix('*') {
+                Some(p) => field.starts_with(p),
+                None => r.field == field,
+            })
+            .map(|r| r.family.as_str())
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+}
+
+/// A pattern matches a locator that it is a prefix of, segment by segment.
+fn part_matches(part: &[String], segs: &[&str]) -> bool {
+    if part.len() > segs.len() {
+        return false;
+    }
+    part.iter().zip(segs).all(|(p, s)| {
+        if p == "*" {
+            return true;
+        }
+        match p.strip_suffix("[*]") {
+            Some(name) => s
+                .strip_prefix(name)
+                .is_some_and(|rest| rest.starts_with('[') && rest.ends_with(']')),
+            // `Abstract` matches `Abstract[1]`: an XML step without its index
+            None => {
+                p == s
+                    || s.strip_prefix(p.as_str())
+                        .is_some_and(|rest| rest.starts_with('[') && rest.ends_with(']'))
+            }
+        }
+    })
+}
+
+/// Data lines of a small CSV (no quoting; `#` comments and blank lines skipped) after
+/// the expected header, with their line numbers.
+fn csv_lines<'t>(text: &'t str, header: &str) -> Result<Vec<(usize, Vec<&'t str>)>, String> {
+    let mut out = Vec::new();
+    let mut seen_header = false;
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if !seen_header {
+            if line != header {
+                return Err(format!("line {}: want the header {header:?}", i + 1));
+            }
+            seen_header = true;
+            continue;
+        }
+        out.push((i + 1, line.split(',').map(str::trim).collect()));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_tables_parse() {
+        assert!(Units::shipped().by_first.len() > 10);
+        assert!(!Fitness::shipped().rows.is_empty());
+    }
+
+    #[test]
+    fn units_take_the_longest_alias_and_canonical_names() {
+        let u = Units::shipped();
+        let t = Text::new("10 mg/kg every 2 weeks");
+        assert_eq!(u.at(&t, 1), Some("mg/kg"));
+        assert_eq!(u.canonical("percentage of participants (number)"), Some("%"));
+        assert_eq!(u.canonical("Months"), Some("months"));
+        assert_eq!(u.canonical("µg"), u.canonical("mcg"));
+        assert_ne!(u.canonical("proportion of participants"), Some("%"));
+    }
+
+    #[test]
+    fn parts_match_by_prefix_with_wildcards_and_siblings() {
+        let f = Fitness::parse(
+            "field,family,part,where\nregulatory.original_approval_date,drugsfda,/submissions/*/submission_status_date,submission_type=ORIG\nsafety.*,fda_label,/adverse_reactions,\n",
+        )
+        .unwrap();
+        let orig = |k: &str| (k == "submission_type").then(|| "ORIG".to_string());
+        let suppl = |k: &str| (k == "submission_type").then(|| "SUPPL".to_string());
+        let d = "regulatory.original_approval_date";
+        assert!(f.check(d, "drugsfda", "/submissions/3/submission_status_date", orig).is_ok());
+        assert!(matches!(
+            f.check(d, "drugsfda", "/submissions/3/submission_status_date", suppl),
+            Err(Unfit::Sibling { .. })
+        ));
+        assert!(matches!(f.check(d, "pubmed", "/x", orig), Err(Unfit::Family)));
+        let ae = "safety.common_adverse_reactions";
+        assert!(f.check(ae, "fda_label", "/adverse_reactions/2", orig).is_ok());
+        assert!(matches!(
+            f.check(ae, "fda_label", "/spl_medguide/0", orig),
+            Err(Unfit::Part)
+        ));
+        assert!(f.check("trials.phase", "ctgov", "/anything", orig).is_ok());
+        assert!(part_matches(
+            &["outcome[*]".to_string()],
+            &["outcome[12]", "measure[1]"]
+        ));
+    }
+}

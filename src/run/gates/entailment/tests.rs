@@ -1,0 +1,179 @@
+//! The rules one by one, on small records written here.
+
+use std::collections::HashMap;
+
+use super::*;
+use crate::domain::Family;
+use crate::run::evidence::EvidenceRecord;
+
+fn record(ev: &mut Evidence, sid: &str, family: Family, fields: &[(&str, &str)]) {
+    let mut joined = String::new();
+    let mut starts = Vec::new();
+    for (i, (_, t)) in fields.iter().enumerate() {
+        if i > 0 {
+            joined.push('\0');
+        }
+        starts.push(joined.len());
+        joined.push_str(t);
+    }
+    let key = sid.split(':').nth(1).unwrap().split('@').next().unwrap();
+    ev.add(EvidenceRecord {
+        source_id: sid.into(),
+        family,
+        record_key: key.into(),
+        url: format!("https://example.org/{key}"),
+        cutoff_date: None,
+        raw: Vec::new(),
+        locators: fields.iter().map(|(l, _)| l.to_string()).collect(),
+        joined,
+        starts,
+    });
+}
+
+const METRIC: &str = "Median progression-free survival was 4.8 months in the trametinib group and 1.5 months in the chemotherapy group (hazard ratio for disease progression or death in the trametinib group, 0.45; 95% CI, 0.33 to 0.63; P<0.001).";
+
+fn world() -> (Evidence, HashMap<String, Scope>) {
+    let mut ev = Evidence::default();
+    let abs = "/PubmedArticle[1]/MedlineCitation[1]/Article[1]/Abstract[1]/AbstractText[3]";
+    record(&mut ev, "pubmed:22663011@aa", Family::Pubmed, &[(abs, METRIC)]);
+    record(
+        &mut ev,
+        "drugsfda:NDA215866@bb",
+        Family::Drugsfda,
+        &[
+            ("/application_number", "NDA215866"),
+            ("/submissions/0/submission_type", "SUPPL"),
+            ("/submissions/0/submission_status_date", "20230728"),
+            ("/submissions/1/submission_type", "ORIG"),
+            ("/submissions/1/submission_status_date", "20220513"),
+        ],
+    );
+    record(
+        &mut ev,
+        "fda_label:x@cc",
+        Family::FdaLabel,
+        &[
+            ("/boxed_warning/0", "WARNING: SERIOUS INFECTIONS"),
+            ("/spl_medguide/0", "What is the most important information I should know? Serious infections."),
+            ("/dosage_and_administration/0", "The recommended dose is 400 mg initially, followed by 200 mg every other week."),
+            ("/adverse_reactions/0", "Injection site reactions were not observed in the 12-week study."),
+        ],
+    );
+    let mut assets = HashMap::new();
+    let own = |sids: &[&str]| sids.iter().map(|s| (s.to_string(), Role::Subject)).collect();
+    assets.insert(
+        "trametinib".to_string(),
+        Scope::new(vec!["trametinib".into(), "Mekinist".into()], own(&["pubmed:22663011@aa"])),
+    );
+    assets.insert(
+        "tirzepatide".to_string(),
+        Scope::new(vec!["tirzepatide".into()], own(&["drugsfda:NDA215866@bb", "fda_label:x@cc"])),
+    );
+    (ev, assets)
+}
+
+fn claim(asset: &str, field: &str, value: &str, quote: &str) -> Claim {
+    Claim {
+        id: "c".into(),
+        asset: asset.into(),
+        field: field.into(),
+        value: value.into(),
+        label: Label::Fact,
+        source: None,
+        quote: Some(quote.into()),
+        locator: None,
+        unit: None,
+        endpoint: None,
+        population: None,
+        arm: None,
+        inputs: vec![],
+        formula: None,
+    }
+}
+
+fn judge(c: &Claim) -> Entailment {
+    let (ev, assets) = world();
+    let cx = Context::new(&assets);
+    let q = c.quote.as_deref().unwrap();
+    let (rec, field) = ev
+        .records
+        .iter()
+        .enumerate()
+        .find_map(|(i, r)| r.find(q).map(|f| (i, f)))
+        .expect("quote in the world");
+    entail(c, &ev, rec, field, &cx)
+}
+
+fn rule(e: &Entailment) -> Option<Rule> {
+    match e {
+        Entailment::Fails(r, _) => Some(*r),
+        _ => None,
+    }
+}
+
+#[test]
+fn the_number_binds_to_its_arm_in_the_sentence() {
+    let mut c = claim("trametinib", "efficacy.value", "1.5", METRIC);
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm), "1.5 months is chemotherapy's");
+    c.arm = Some("chemotherapy".into());
+    assert_eq!(judge(&c), Entailment::Holds);
+    c.value = "4.8".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm), "4.8 months is trametinib's");
+    c.arm = None;
+    assert_eq!(judge(&c), Entailment::Holds);
+}
+
+#[test]
+fn units_time_points_and_populations_must_be_the_quotes() {
+    let mut c = claim("trametinib", "efficacy.value", "4.8 weeks", METRIC);
+    assert_eq!(rule(&judge(&c)), Some(Rule::Unit));
+    c.value = "4.8 months".into();
+    assert_eq!(judge(&c), Entailment::Holds);
+    c.population = Some("BRAF V600K".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population));
+}
+
+#[test]
+fn identifiers_are_whole_and_dates_come_from_original_submissions() {
+    let c = claim("tirzepatide", "regulatory.application_numbers", "NDA215868", "NDA215866");
+    assert_eq!(rule(&judge(&c)), Some(Rule::Identifier));
+    let c = claim("tirzepatide", "regulatory.application_numbers", "NDA215866", "NDA215866");
+    assert_eq!(judge(&c), Entailment::Holds);
+    let c = claim("tirzepatide", "regulatory.original_approval_date", "20230728", "20230728");
+    assert_eq!(rule(&judge(&c)), Some(Rule::Field), "a supplement's date");
+    let c = claim("tirzepatide", "regulatory.original_approval_date", "20220513", "20220513");
+    assert_eq!(judge(&c), Entailment::Holds);
+}
+
+#[test]
+fn sections_fit_fields_and_records_fit_assets() {
+    let c = claim("tirzepatide", "regulatory.boxed_warning", "Serious infections", "Serious infections.");
+    assert_eq!(rule(&judge(&c)), Some(Rule::Field), "a medication guide is no boxed warning");
+    let c = claim("trametinib", "regulatory.boxed_warning", "WARNING", "WARNING: SERIOUS INFECTIONS");
+    assert_eq!(rule(&judge(&c)), Some(Rule::Scope));
+}
+
+#[test]
+fn loading_doses_and_negations_are_read() {
+    let q = "The recommended dose is 400 mg initially, followed by 200 mg every other week.";
+    let c = claim("tirzepatide", "identity.dose", "400 mg", q);
+    assert_eq!(rule(&judge(&c)), Some(Rule::Dose));
+    let c = claim("tirzepatide", "identity.dose", "200 mg every other week", q);
+    assert_eq!(judge(&c), Entailment::Holds);
+    let c = claim("tirzepatide", "identity.dose", "400 mg loading dose", q);
+    assert_eq!(judge(&c), Entailment::Holds);
+    let q = "Injection site reactions were not observed in the 12-week study.";
+    let c = claim("tirzepatide", "safety.common_adverse_reactions", "Injection site reactions were observed", q);
+    assert_eq!(rule(&judge(&c)), Some(Rule::Direction));
+    let c = claim("tirzepatide", "safety.common_adverse_reactions", "Injection site reactions were not observed", q);
+    assert_eq!(judge(&c), Entailment::Holds);
+}
+
+#[test]
+fn identifiers_of_every_kind_are_read() {
+    assert_eq!(
+        identifiers("NCT02210780, PMID: 22663011, V600E and 608d4f0d-b19f-46d3-749a-7159aa5f933d"),
+        ["NCT02210780", "PMID22663011", "V600E", "608d4f0d-b19f-46d3-749a-7159aa5f933d"]
+    );
+    assert!(identifiers("300 mg q2w").iter().all(|i| i != "300MG"));
+}
