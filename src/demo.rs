@@ -94,6 +94,7 @@ pub async fn run(
             jobs: crate::config::cores(),
             baseline: None,
             assumptions: crate::run::reason::valuation::Book::shipped_arc(),
+            judge: None,
         },
     )
     .await?;

@@ -1078,6 +1078,7 @@ async fn a_failed_night_reads_as_fetch_failures_in_the_diff() {
                 progress: false,
                 baseline: None,
                 assumptions: dossier::run::reason::valuation::Book::shipped_arc(),
+                judge: None,
             },
         )
         .await

@@ -132,6 +132,8 @@ pub enum Command {
         /// Claims as JSON Lines (`-` for stdin).
         #[arg(long)]
         claims: PathBuf,
+        #[command(flatten)]
+        judge: JudgeArgs,
     },
     /// The best passages of each asset's bundle for a query, under a token budget.
     Distill {
@@ -197,6 +199,8 @@ pub enum Command {
         /// assumptions shipped in jobs/valuation.toml. Another file is another run id.
         #[arg(long, env = "DOSSIER_ASSUMPTIONS")]
         assumptions: Option<PathBuf>,
+        #[command(flatten)]
+        judge: JudgeArgs,
     },
     /// Run the precedence rules of sql/ over candidate tables in Parquet (the run's
     /// `accepted` and `empty_cells` shapes); writes profile_cells.parquet and
@@ -218,4 +222,36 @@ pub enum Command {
         #[arg(long)]
         fixtures: Option<PathBuf>,
     },
+}
+
+/// The independent entailment judge (an OpenAI-compatible endpoint) for the claims the
+/// rules cannot decide. Without it, those claims are accepted and marked undecided.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct JudgeArgs {
+    /// Judge base URL, up to /v1.
+    #[arg(long, env = "DOSSIER_JUDGE_BASE_URL")]
+    pub judge_base_url: Option<String>,
+    /// Judge model; by default it must differ from the LLM reasoner's.
+    #[arg(long, env = "DOSSIER_JUDGE_MODEL")]
+    pub judge_model: Option<String>,
+    #[arg(long, env = "DOSSIER_JUDGE_API_KEY", hide_env_values = true)]
+    pub judge_api_key: Option<String>,
+    /// Seconds per judge request.
+    #[arg(long, default_value_t = 60)]
+    pub judge_timeout: u64,
+    /// Let the judge be the reasoner's own model.
+    #[arg(long)]
+    pub judge_same_model: bool,
+}
+
+impl JudgeArgs {
+    pub fn config(&self) -> Option<dossier::run::judge::Config> {
+        dossier::run::judge::Config::from_parts(
+            self.judge_base_url.clone(),
+            self.judge_model.clone(),
+            self.judge_api_key.clone(),
+            self.judge_timeout,
+            self.judge_same_model,
+        )
+    }
 }

@@ -51,7 +51,11 @@ pub async fn execute(plan: Plan) -> anyhow::Result<ExitCode> {
             flight::serve(Lake::open_existing(&lake)?, snapshot, addr).await?;
             Ok(ExitCode::SUCCESS)
         }
-        Job::Verify { snapshot, claims } => verify(&lake, quiet, &snapshot, &claims).await,
+        Job::Verify {
+            snapshot,
+            claims,
+            judge,
+        } => verify(&lake, quiet, &snapshot, &claims, judge).await,
         Job::Diff {
             from,
             to,
@@ -257,6 +261,7 @@ async fn verify(
     quiet: bool,
     snapshot: &str,
     claims: &Input,
+    judge: Option<dossier::run::judge::Config>,
 ) -> anyhow::Result<ExitCode> {
     let text = match claims {
         Input::Stdin => {
@@ -270,7 +275,7 @@ async fn verify(
     };
     let lake = Lake::open_existing(lake)?;
     let (_, manifest, ev) = dossier::run::verify::evidence(&lake, snapshot).await?;
-    let verdicts = dossier::run::verify::verdicts(&lake, &text, &manifest, &ev).await?;
+    let verdicts = dossier::run::verify::verdicts(&lake, &text, &manifest, ev, judge).await?;
     write_json_lines(&verdicts)?;
     let rejected = verdicts.iter().filter(|v| !v.accepted()).count();
     if !quiet {

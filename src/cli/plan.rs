@@ -70,6 +70,7 @@ pub enum Job {
     Verify {
         snapshot: String,
         claims: Input,
+        judge: Option<dossier::run::judge::Config>,
     },
     Diff {
         from: String,
@@ -188,8 +189,13 @@ pub fn plan(cli: Cli) -> anyhow::Result<Plan> {
             asset: asset.map(AssetId::try_from).transpose()?,
             format,
         },
-        Command::Verify { snapshot, claims } => Job::Verify {
+        Command::Verify {
+            snapshot,
+            claims,
+            judge,
+        } => Job::Verify {
             snapshot: snapshot_ref(snapshot)?,
+            judge: judge.config(),
             claims: if claims.as_os_str() == "-" {
                 Input::Stdin
             } else {
@@ -225,6 +231,7 @@ pub fn plan(cli: Cli) -> anyhow::Result<Plan> {
             jobs,
             baseline,
             assumptions,
+            judge,
         } => {
             let llm = match (llm_base_url, llm_model) {
                 (Some(base_url), Some(model)) => Some(llm::Config {
@@ -253,6 +260,7 @@ pub fn plan(cli: Cli) -> anyhow::Result<Plan> {
                 progress: !cli.quiet,
                 baseline: baseline.map(run_ref).transpose()?,
                 assumptions: config::assumptions(assumptions.as_deref())?,
+                judge: judge.config(),
             }))
         }
         Command::Rules {

@@ -19,7 +19,7 @@ use crate::lake::bundle::{self, Row};
 use crate::lake::manifest::SnapshotManifest;
 use crate::lake::tables::{AcceptedRow, ClaimRow, EmptyCellRow, RejectionRow, Table};
 use crate::run::evidence::Evidence;
-use crate::run::gates::judge;
+use crate::run::gates::judge as gates_judge;
 use crate::run::reason::{self, Input, Output, llm};
 use crate::run::{AssetOutcome, AssetRun, Journal, Options, Pinned, RunError, profile, put_part};
 
@@ -46,6 +46,7 @@ pub(crate) async fn reason_all(
     pinned: &Pinned,
     opts: &Options,
     client: Option<Arc<llm::Client>>,
+    judge: Option<Arc<crate::run::judge::Client>>,
 ) -> Result<Reasoned, Error> {
     let bar = progress_bar(opts.progress, pinned.assets.len())?;
     let step = Step {
@@ -53,6 +54,7 @@ pub(crate) async fn reason_all(
         journal,
         pinned,
         client,
+        judge,
         // the Debug spelling ("Extractive") is kept: it is part of existing journal keys
         reasoner: format!("{:?}", opts.reasoner),
         bar: &bar,
@@ -97,6 +99,7 @@ struct Step<'a> {
     journal: &'a Journal,
     pinned: &'a Pinned,
     client: Option<Arc<llm::Client>>,
+    judge: Option<Arc<crate::run::judge::Client>>,
     reasoner: String,
     bar: &'a indicatif::ProgressBar,
 }
@@ -115,6 +118,7 @@ impl Step<'_> {
             "llm_budget": self.client.as_ref().map(|c| c.budget()),
             "code": env!("CARGO_PKG_VERSION"),
             "assumptions": p.book.sha256(),
+            "judge": self.judge.as_ref().map(|j| crate::run::gates::entailment::Judge::model(j.as_ref()).to_string()),
         });
         let key = self.journal.key("asset", &inputs.to_string());
         if let Some(entry) = self.journal.read::<AssetEntry>(&key).await? {
@@ -124,6 +128,7 @@ impl Step<'_> {
         let batches =
             crate::snapshot::read_bundle(self.lake, bundle_hash, &format!("asset {asset}")).await?;
         let (ev, manifest, client) = (p.evidence.clone(), p.manifest.clone(), self.client.clone());
+        let judge = self.judge.clone();
         let (asset_id, run_id, book) = (asset.clone(), p.run_id.clone(), p.book.clone());
         let handle = tokio::runtime::Handle::current();
         let r = crate::blocking(move || {
@@ -132,7 +137,8 @@ impl Step<'_> {
                 Some(c) => c.claims(input, out, &handle),
                 None => Ok((vec![], 0, 0)),
             };
-            reason_asset(&run_id, &asset_id, &manifest, &rows, &ev, &book, &llm_fn)
+            let judge = judge.as_deref().map(|j| j as &dyn crate::run::gates::entailment::Judge);
+            reason_asset(&run_id, &asset_id, &manifest, &rows, &ev, &book, &llm_fn, judge)
         })
         .await?;
         for (table, b) in [
@@ -167,6 +173,7 @@ pub fn reason_asset(
     ev: &Evidence,
     book: &crate::run::reason::valuation::Book,
     llm_claims: &LlmClaims<'_>,
+    judge: Option<&dyn crate::run::gates::entailment::Judge>,
 ) -> Result<AssetRun, Error> {
     let t = Instant::now();
     let entry = &manifest.assets[asset_id];
@@ -192,7 +199,7 @@ pub fn reason_asset(
             .map(|m| (m.source_id.clone(), m.role))
             .collect(),
     );
-    let verdicts = judge(&claims, out.claims.len(), ev, scope);
+    let verdicts = gates_judge(&claims, out.claims.len(), ev, scope, judge);
     let mut accepted = Vec::new();
     let mut filled = BTreeSet::new();
     let mut rejected: BTreeMap<String, usize> = BTreeMap::new();

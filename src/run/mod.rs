@@ -14,6 +14,7 @@ pub mod distill;
 pub mod evidence;
 pub mod gates;
 pub mod history;
+pub mod judge;
 pub mod journal;
 pub mod precedence;
 pub mod profile;
@@ -69,6 +70,8 @@ pub struct Options {
     pub reasoner: Reasoner,
     pub run_id: Option<String>,
     pub llm: Option<llm::Config>,
+    /// The independent entailment judge, if any.
+    pub judge: Option<judge::Config>,
     /// Family ranks for the precedence rules.
     pub ranks: precedence::Ranks,
     /// Only the assets of this shard.
@@ -179,6 +182,7 @@ pub fn default_run_id(
     reasoner: Reasoner,
     model: Option<&str>,
     book: &valuation::Book,
+    judge: Option<&str>,
 ) -> String {
     let mut text = format!(
         "{snapshot}\n{reasoner:?}\n{}\n{}",
@@ -188,6 +192,10 @@ pub fn default_run_id(
     // Another assumptions file is another run (the shipped one keeps the ids it had).
     if book.sha256() != valuation::Book::shipped().sha256() {
         text.push_str(&format!("\n{}", book.sha256()));
+    }
+    // A judge decides what the rules leave undecided: another judge, another run.
+    if let Some(j) = judge {
+        text.push_str(&format!("\njudge {j}"));
     }
     format!("r-{}", &sha256_hex(text.as_bytes())[..16])
 }
@@ -227,6 +235,10 @@ pub enum RunError {
         "--reasoner llm needs an endpoint: set DOSSIER_LLM_BASE_URL and DOSSIER_LLM_MODEL (or --llm-base-url/--llm-model)"
     )]
     NoEndpoint,
+    #[error(
+        "the judge's model {0:?} is the reasoner's: a model does not grade its own work (pass --judge-same-model to allow it)"
+    )]
+    SameJudge(String),
     #[error("run id {0:?}: use 1 to 64 of a-z, 0-9, '-' and '_'")]
     BadRunId(String),
     #[error("--shard {0:?}: use i/N with 0 <= i < N, e.g. 0/4")]
@@ -286,7 +298,23 @@ pub async fn run(lake: &Lake, opts: Options) -> Result<RunOutcome, Error> {
         }
         _ => None,
     };
-    let reasoned = assets::reason_all(lake, &journal, &pinned, &opts, client).await?;
+    let judge = match &opts.judge {
+        Some(cfg) => {
+            if let (Reasoner::Llm, Some(llm)) = (opts.reasoner, &opts.llm)
+                && llm.model == cfg.model
+                && !cfg.same_model_allowed
+            {
+                return Err(RunError::SameJudge(cfg.model.clone()).into());
+            }
+            Some(Arc::new(judge::Client::new(
+                cfg,
+                journal.clone(),
+                tokio::runtime::Handle::current(),
+            )?))
+        }
+        None => None,
+    };
+    let reasoned = assets::reason_all(lake, &journal, &pinned, &opts, client, judge).await?;
     let resumed_assets = reasoned.resumed;
     let (outcomes, rules_resumed) =
         rules::apply(lake, &journal, &pinned, &opts.ranks, reasoned).await?;
@@ -353,6 +381,7 @@ async fn pin(lake: &Lake, opts: &Options) -> Result<Pinned, Error> {
             opts.reasoner,
             model.as_deref(),
             &opts.assumptions,
+            opts.judge.as_ref().map(|j| j.model.as_str()),
         ),
     };
     let assets = manifest

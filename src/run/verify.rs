@@ -12,6 +12,7 @@ use crate::lake::Lake;
 use crate::lake::bundle;
 use crate::lake::manifest::SnapshotManifest;
 use crate::run::evidence::Evidence;
+use crate::run::{Journal, judge};
 use crate::run::gates::{self, Context, Gate, Scope, Verdict};
 use crate::run::reason::{self, Input};
 use crate::snapshot;
@@ -63,11 +64,14 @@ pub async fn scopes(
 
 /// Verdicts for a claims file's bytes (one per line that is not blank). A claim for an
 /// asset the snapshot does not hold is rejected as malformed.
+/// With a judge, its answers are journaled under the run id `verify`, so a repeated
+/// verify replays them.
 pub async fn verdicts(
     lake: &Lake,
     text: &[u8],
     manifest: &SnapshotManifest,
-    ev: &Evidence,
+    ev: Evidence,
+    judge: Option<judge::Config>,
 ) -> Result<Vec<Verdict>, Error> {
     let lines = parse_lines(text);
     let assets: BTreeSet<String> = lines
@@ -78,8 +82,23 @@ pub async fn verdicts(
         })
         .collect();
     let scopes = scopes(lake, manifest, &assets).await?;
-    let cx = Context::new(&scopes);
-    let mut out = gates::verify(&lines, ev, Some(&cx));
+    let judge = judge
+        .map(|cfg| {
+            judge::Client::new(
+                &cfg,
+                Journal::new(lake.clone(), "verify"),
+                tokio::runtime::Handle::current(),
+            )
+        })
+        .transpose()?;
+    // the judge blocks on its requests: off the async threads
+    let (lines, mut out) = crate::blocking(move || {
+        let cx = Context::new(&scopes)
+            .with_judge(judge.as_ref().map(|j| j as &dyn gates::entailment::Judge));
+        let out = gates::verify(&lines, &ev, Some(&cx));
+        Ok((lines, out))
+    })
+    .await?;
     for (line, v) in lines.iter().zip(out.iter_mut()) {
         if let ClaimLine::Claim(c) = line
             && !manifest.assets.contains_key(&c.asset)

@@ -95,6 +95,9 @@ pub struct Verdict {
     /// Why the entailment gate could not decide (with `entailment: undecided`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub undecided: Option<String>,
+    /// The judge's model, when the judge decided the entailment.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judged_by: Option<String>,
     /// The record and field where the quote was found.
     #[serde(skip)]
     pub found: Option<(usize, usize)>,
@@ -332,7 +335,10 @@ fn check_locator(ev: &Evidence, rec: usize, loc: &str, quote: &str) -> Result<()
 
 /// A claim's own gates, then (with a context) the entailment gate on a fact that passed
 /// them.
-type Own = (Failures, Option<usize>, Option<usize>, Option<(EntailmentState, Option<Rule>, Option<String>)>);
+type Own = (Failures, Option<usize>, Option<usize>, Option<Found>);
+
+/// What the entailment gate found for one claim: state, failed rule, why undecided, judge.
+type Found = (EntailmentState, Option<Rule>, Option<String>, Option<String>);
 
 fn check_with_entailment(c: &Claim, ev: &Evidence, cx: Option<&Context<'_>>) -> Own {
     let (mut f, rec, field) = check_own(c, ev);
@@ -340,12 +346,21 @@ fn check_with_entailment(c: &Claim, ev: &Evidence, cx: Option<&Context<'_>>) -> 
     if let (Some(cx), Some(r), Some(fi), true, true) =
         (cx, rec, field, f.0.is_empty(), c.label == Label::Fact)
     {
-        ent = Some(match entailment::entail(c, ev, r, fi, cx) {
-            Entailment::Holds => (EntailmentState::Holds, None, None),
-            Entailment::Undecided(why) => (EntailmentState::Undecided, None, Some(why)),
+        let mut e = entailment::entail(c, ev, r, fi, cx);
+        let mut judged_by = None;
+        if let (Entailment::Undecided(why), Some(j)) = (&e, cx.judge) {
+            let judged = j.decide(c, &ev.records[r], fi, why);
+            if !matches!(judged, Entailment::Undecided(_)) {
+                judged_by = Some(j.model().to_string());
+            }
+            e = judged;
+        }
+        ent = Some(match e {
+            Entailment::Holds => (EntailmentState::Holds, None, None, judged_by),
+            Entailment::Undecided(why) => (EntailmentState::Undecided, None, Some(why), None),
             Entailment::Fails(rule, why) => {
                 f.add(Gate::Entailment, format!("{}: {why}", rule.words()));
-                (EntailmentState::Fails, Some(rule), None)
+                (EntailmentState::Fails, Some(rule), None, judged_by)
             }
         });
     }
@@ -444,6 +459,7 @@ pub fn verify(lines: &[ClaimLine], ev: &Evidence, cx: Option<&Context<'_>>) -> V
                 entailment: None,
                 rule: None,
                 undecided: None,
+                judged_by: None,
                 found: None,
             },
             (ClaimLine::Claim(c), Some((mut f, rec, field, ent))) => {
@@ -469,7 +485,8 @@ pub fn verify(lines: &[ClaimLine], ev: &Evidence, cx: Option<&Context<'_>>) -> V
                     url: rec.map(|i| ev.records[i].url.clone()),
                     entailment: ent.as_ref().map(|e| e.0),
                     rule: ent.as_ref().and_then(|e| e.1),
-                    undecided: ent.and_then(|e| e.2),
+                    undecided: ent.as_ref().and_then(|e| e.2.clone()),
+                    judged_by: ent.and_then(|e| e.3),
                     found: rec.zip(field),
                 }
             }

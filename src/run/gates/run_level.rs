@@ -33,7 +33,13 @@ fn cell_key(c: &Claim) -> CellKey {
 /// locator) holds which cell's value, and every arm-level fact must match that binding.
 /// `scope` holds the asset's names and records; the structural claims' places are bound
 /// into it for the entailment gate.
-pub fn judge(claims: &[Claim], structural: usize, ev: &Evidence, mut scope: Scope) -> Vec<Verdict> {
+pub fn judge(
+    claims: &[Claim],
+    structural: usize,
+    ev: &Evidence,
+    mut scope: Scope,
+    judge: Option<&dyn super::entailment::Judge>,
+) -> Vec<Verdict> {
     let lines: Vec<ClaimLine> = claims
         .iter()
         .map(|c| ClaimLine::Claim(Box::new(c.clone())))
@@ -46,7 +52,7 @@ pub fn judge(claims: &[Claim], structural: usize, ev: &Evidence, mut scope: Scop
     );
     let asset = claims.first().map(|c| c.asset.clone()).unwrap_or_default();
     let assets = HashMap::from([(asset, scope)]);
-    let cx = Context::new(&assets);
+    let cx = Context::new(&assets).with_judge(judge);
     let mut verdicts = verify(&lines, ev, Some(&cx));
     let bound = bindings(&claims[..structural], &verdicts);
     for (c, v) in claims.iter().zip(verdicts.iter_mut()) {

@@ -44,9 +44,18 @@ pub struct Config {
 
 pub struct Client {
     cfg: Config,
+    chat: Chat,
+    journal: Journal,
+}
+
+/// One OpenAI-compatible chat-completions endpoint behind the shared HTTP policy: the
+/// reasoner and the entailment judge both talk through it.
+pub struct Chat {
+    base_url: String,
+    api_key: Option<String>,
+    max_bytes: usize,
     http: reqwest::Client,
     retry: Retrier,
-    journal: Journal,
 }
 
 /// A model's answer as journaled: the request's hash, so an entry can be checked
@@ -106,15 +115,14 @@ pub const MALFORMED_FIELD: &str = "llm.malformed";
 
 impl Client {
     pub fn new(cfg: Config, journal: Journal) -> Result<Client, Error> {
-        let http = Timeouts::new(cfg.timeout)
-            .client(None)
-            .map_err(Error::Llm)?;
-        Ok(Client {
-            retry: Retrier::new(cfg.retry),
-            cfg,
-            http,
-            journal,
-        })
+        let chat = Chat::new(
+            &cfg.base_url,
+            cfg.api_key.clone(),
+            cfg.timeout,
+            cfg.max_bytes,
+            cfg.retry,
+        )?;
+        Ok(Client { cfg, chat, journal })
     }
 
     /// The prompt budget (part of what determines a run's output).
@@ -145,7 +153,7 @@ impl Client {
                 Some(m) if m.request_sha256 == hash => Ok::<_, Error>(m.content),
                 Some(_) => Err(crate::run::RunError::ForeignEntry { key: key.clone() }.into()),
                 None => {
-                    let content = self.call(&text).await?;
+                    let content = self.chat.call(&text).await?;
                     let memo = Memo {
                         request_sha256: hash.clone(),
                         content,
@@ -162,11 +170,31 @@ impl Client {
         ))
     }
 
+}
+
+impl Chat {
+    pub fn new(
+        base_url: &str,
+        api_key: Option<String>,
+        timeout: Duration,
+        max_bytes: usize,
+        retry: RetryConfig,
+    ) -> Result<Chat, Error> {
+        let http = Timeouts::new(timeout).client(None).map_err(Error::Llm)?;
+        Ok(Chat {
+            base_url: base_url.to_string(),
+            api_key,
+            max_bytes,
+            http,
+            retry: Retrier::new(retry),
+        })
+    }
+
     /// POSTs the request under the shared retry policy (`Config::retry`).
-    async fn call(&self, body: &str) -> Result<String, Error> {
+    pub async fn call(&self, body: &str) -> Result<String, Error> {
         let url = format!(
             "{}/chat/completions",
-            self.cfg.base_url.trim_end_matches('/')
+            self.base_url.trim_end_matches('/')
         );
         self.retry
             .run(&url, |_| self.attempt(&url, body))
@@ -183,7 +211,7 @@ impl Client {
             .post(url)
             .header("content-type", "application/json")
             .body(body.to_string());
-        if let Some(k) = &self.cfg.api_key {
+        if let Some(k) = &self.api_key {
             req = req.bearer_auth(k);
         }
         let resp = match req.send().await {
@@ -205,7 +233,7 @@ impl Client {
         if !status.is_success() {
             return Attempt::Fail(status_error(resp, url).await);
         }
-        let bytes = match read_capped(resp, url, self.cfg.max_bytes as u64).await {
+        let bytes = match read_capped(resp, url, self.max_bytes as u64).await {
             Ok(b) => b,
             Err(e) => return Attempt::failed(e),
         };

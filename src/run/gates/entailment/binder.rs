@@ -47,8 +47,13 @@ impl<'a> Text<'a> {
             if c.is_alphanumeric() {
                 let start = i;
                 let mut j = i;
+                let numeric_start = c.is_ascii_digit();
                 while j < b.len() {
                     let d = s[j..].chars().next().unwrap_or(' ');
+                    // "6mg" is a number and a unit; "V600E" and "q2w" stay one word
+                    if numeric_start && d.is_alphabetic() && s[start..j].bytes().all(|x| x.is_ascii_digit() || x == b'.' || x == b',') {
+                        break;
+                    }
                     if d.is_alphanumeric() {
                         j += d.len_utf8();
                     } else if (d == '.' || d == ',')
@@ -137,7 +142,7 @@ impl<'a> Text<'a> {
     }
 
     /// Whether token `i` ends a clause.
-    fn is_break(&self, i: usize) -> bool {
+    pub fn is_break(&self, i: usize) -> bool {
         let t = &self.tokens[i];
         match t.kind {
             Kind::Symbol => t.text == ";" || (t.text == "." && i + 1 == self.tokens.len()),
@@ -157,9 +162,7 @@ impl<'a> Text<'a> {
     pub fn opens_later_phase(&self, start: usize) -> bool {
         start > 0
             && (matches!(self.word(start - 1), Some("then" | "thereafter"))
-                || (self.word(start - 1) == Some("by")
-                    && start > 1
-                    && self.word(start - 2) == Some("followed")))
+                || (self.word(start - 1) == Some("followed") && self.word(start) == Some("by")))
     }
 
     /// The run of numbers joined to token `at` by list connectors (`vs`, `and`, `to`,
@@ -171,7 +174,7 @@ impl<'a> Text<'a> {
             t.depth > depth
                 || matches!(
                     t.lower.as_str(),
-                    "vs" | "versus" | "and" | "," | "/" | "." | "or" | "%" | "compared" | "with"
+                    "vs" | "versus" | "and" | "," | "/" | "." | "or" | "%" | "compared" | "with" | "-"
                 )
                 || crate::run::gates::entailment::tables::is_unit_word(&t.lower)
         };

@@ -18,6 +18,7 @@
 
 pub mod binder;
 pub mod tables;
+mod text;
 
 use std::collections::{HashMap, HashSet};
 
@@ -28,8 +29,8 @@ use crate::run::evidence::{Evidence, EvidenceRecord};
 use crate::run::profile;
 use crate::snapshot::resolve::Role;
 
-use binder::{Kind, Text, TimePoint, claim_time_points};
-use tables::{Fitness, Units, Unfit};
+use binder::{Kind, Text, claim_time_points};
+use tables::{Cues, Fitness, Lexicon, Units, Unfit};
 
 /// The rules of the gate, by machine name.
 #[derive(
@@ -42,6 +43,7 @@ pub enum Rule {
     Identifier,
     Field,
     BareNumber,
+    Endpoint,
     Arm,
     Dose,
     TimePoint,
@@ -64,6 +66,7 @@ impl Rule {
             Rule::Identifier => "an identifier of the value is not in the quote",
             Rule::Field => "the part of the record quoted does not feed this field",
             Rule::BareNumber => "a quote that is only a number does not say where it is",
+            Rule::Endpoint => "the number is a value of another endpoint",
             Rule::Arm => "the number belongs to another arm of the trial",
             Rule::Dose => "the number belongs to another dose",
             Rule::TimePoint => "the number is for another time point",
@@ -159,11 +162,21 @@ impl Scope {
     }
 }
 
+/// An independent judge for the pairs the rules leave undecided (see `run::judge`).
+pub trait Judge: Sync {
+    /// The verdict on claim `c`, whose quote sits in field `field` of `r`; `why` says
+    /// why the rules could not decide. A judge that cannot answer leaves it undecided.
+    fn decide(&self, c: &Claim, r: &EvidenceRecord, field: usize, why: &str) -> Entailment;
+    /// The judge's model, named in verdicts.
+    fn model(&self) -> &str;
+}
+
 /// Everything the gate reads besides the claim and the evidence.
 pub struct Context<'a> {
     pub assets: &'a HashMap<String, Scope>,
     pub fitness: &'a Fitness,
     pub units: &'a Units,
+    pub judge: Option<&'a dyn Judge>,
 }
 
 impl<'a> Context<'a> {
@@ -172,7 +185,13 @@ impl<'a> Context<'a> {
             assets,
             fitness: Fitness::shipped(),
             units: Units::shipped(),
+            judge: None,
         }
+    }
+
+    pub fn with_judge(mut self, judge: Option<&'a dyn Judge>) -> Context<'a> {
+        self.judge = judge;
+        self
     }
 }
 
@@ -454,6 +473,14 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         };
         return Entailment::Fails(Rule::Field, reason);
     };
+    // field cues: a quote that speaks of something else
+    let qwords = words(quote);
+    if let Some((w, why)) = Cues::shipped().find(&c.field, &qwords, &words(&c.value)) {
+        return Entailment::Fails(
+            Rule::Field,
+            format!("the quote speaks of {w:?}: {why}"),
+        );
+    }
     // bare number: which place does it stand for?
     let qt = Text::new(quote);
     let bare = !qt.tokens.is_empty()
@@ -481,14 +508,25 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         place = at.first().map(|&i| r.locators[i].clone());
     }
     let place = place.unwrap_or(loc);
-    let verdict = match scope.and_then(|s| s.cells.get(&(r.source_id.clone(), place.clone()))) {
+    // a structured place holds the value itself (its whole text is quoted, or the quote
+    // is a bare number); a passage of text that a fact was also read from is still text
+    let whole = r
+        .locators
+        .iter()
+        .position(|l| *l == place)
+        .is_some_and(|i| r.field_text(i).trim() == quote.trim());
+    let at_place = scope.and_then(|s| s.cells.get(&(r.source_id.clone(), place.clone())));
+    // the very cell the extractive reasoner read at this place
+    let own = at_place.is_some_and(|cells| cells.contains(&Cell::of(c)));
+    let cells = at_place.filter(|_| whole || bare || own);
+    let verdict = match cells {
         Some(cells) => structured(c, cells, scope.expect("cells come from a scope"), &r.source_id, cx),
-        None => text(c, &qt, scope, cx),
+        None => text::text(c, &qt, r, scope, cx),
     };
     if let Entailment::Fails(..) = verdict {
         return verdict;
     }
-    match direction(c, quote) {
+    match text::direction(c, &qt, scope) {
         Some(why) => Entailment::Fails(Rule::Direction, why),
         None => verdict,
     }
@@ -623,6 +661,41 @@ fn structured_one(c: &Claim, cell: &Cell, scope: &Scope, sid: &str, cx: &Context
             );
         }
     }
+    // endpoint: the claim's concept (OS, PFS, ACR20…) is the place's
+    let ep = Lexicon::endpoints();
+    let concepts = |s: &str| {
+        let t = Text::new(s);
+        ep.all(&t, 0..t.tokens.len())
+            .into_iter()
+            .map(|(_, x)| x)
+            .collect::<Vec<_>>()
+    };
+    let (want, have) = (
+        concepts(c.endpoint.as_deref().unwrap_or("")),
+        concepts(&cell.endpoint),
+    );
+    if !want.is_empty() && !have.is_empty() && !want.iter().any(|w| have.contains(w)) {
+        return Entailment::Fails(
+            Rule::Endpoint,
+            format!(
+                "the record gives this number for {:?}, not for {}",
+                cell.endpoint,
+                want.join(", ")
+            ),
+        );
+    }
+    let kind = |s: &str| {
+        let l = s.to_lowercase();
+        (l.contains("primary"), l.contains("secondary"))
+    };
+    if let (Some(e), (p, s)) = (c.endpoint.as_deref(), kind(&cell.endpoint))
+        && ((kind(e).0 && s && !p) || (kind(e).1 && p && !s))
+    {
+        return Entailment::Fails(
+            Rule::Endpoint,
+            format!("the record gives this number for {:?}, not for {e:?}", cell.endpoint),
+        );
+    }
     // time point
     let claim_tp = claim_time_points(&format!(
         "{} {}",
@@ -702,397 +775,6 @@ fn claim_unit<'u>(c: &Claim, units: &'u Units) -> Option<&'u str> {
     let t = Text::new(&c.value);
     let i = t.tokens.iter().position(|x| x.kind == Kind::Number)?;
     units.at(&t, i + 1)
-}
-
-/// An arm mention of a quote: which token, and whether it names the claimed arm.
-#[derive(Clone, Debug)]
-struct Mention {
-    at: usize,
-    claimed: bool,
-    word: String,
-}
-
-fn mentions(t: &Text<'_>, claimed: &[String], others: &[String]) -> Vec<Mention> {
-    let mut out: Vec<Mention> = Vec::new();
-    for (i, tok) in t.tokens.iter().enumerate() {
-        if tok.kind != Kind::Word {
-            continue;
-        }
-        let w = if tok.lower == "pbo" { "placebo" } else { tok.lower.as_str() };
-        let claimed_hit = claimed.iter().any(|c| c == w);
-        let other_hit = !claimed_hit && others.iter().any(|c| c == w);
-        if claimed_hit || other_hit {
-            // one mention per run of words of the same side ("certolizumab pegol")
-            if let Some(last) = out.last()
-                && last.at + 1 == i
-                && last.claimed == claimed_hit
-            {
-                out.last_mut().expect("just checked").at = i;
-                continue;
-            }
-            out.push(Mention {
-                at: i,
-                claimed: claimed_hit,
-                word: tok.text.to_string(),
-            });
-        }
-    }
-    out
-}
-
-/// The rules on a quote read as text, by the binder.
-fn text(c: &Claim, t: &Text<'_>, scope: Option<&Scope>, cx: &Context<'_>) -> Entailment {
-    let value_numbers = crate::run::gates::numbers(&c.value);
-    let vt = Text::new(&c.value);
-    // a value that is a number (with its unit), not a sentence or a name
-    let numeric = !value_numbers.is_empty()
-        && vt.tokens.iter().all(|x| {
-            x.kind != Kind::Word || cx.units.at(&vt, 0).is_some() || tables::is_unit_word(&x.lower)
-        });
-    if !numeric {
-        return Entailment::Holds;
-    }
-    let arm_level = profile::spec(&c.field).is_some_and(|s| s.arm_bound);
-    let claimed = claimed_words(c, scope);
-    let mut others: Vec<String> = COMPARATORS.iter().map(|s| s.to_string()).collect();
-    if c.arm.as_deref().is_some_and(|a| !distinctive(a).is_empty())
-        && let Some(s) = scope
-    {
-        others.extend(s.names.iter().flat_map(|n| distinctive(n)));
-    }
-    others.retain(|w| !claimed.contains(w));
-    let ms = mentions(t, &claimed, &others);
-    let claim_tp = claim_time_points(&format!(
-        "{} {}",
-        c.endpoint.as_deref().unwrap_or(""),
-        c.population.as_deref().unwrap_or("")
-    ));
-    let mut first: Option<Entailment> = None;
-    for n in &value_numbers {
-        for at in t.numbers_equal(n) {
-            let v = bound(c, t, at, arm_level, &ms, &claim_tp, cx);
-            if v == Entailment::Holds {
-                return v;
-            }
-            first.get_or_insert(v);
-        }
-    }
-    first.unwrap_or(Entailment::Holds)
-}
-
-/// The rules for the value's number at token `at`.
-fn bound(
-    c: &Claim,
-    t: &Text<'_>,
-    at: usize,
-    arm_level: bool,
-    ms: &[Mention],
-    claim_tp: &[TimePoint],
-    cx: &Context<'_>,
-) -> Entailment {
-    let clause = t.clause(at);
-    let clause_text = || {
-        t.tokens[clause.clone()]
-            .iter()
-            .map(|x| x.text)
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let mut undecided = None;
-    // unit
-    if let Some(u) = claim_unit(c, cx.units)
-        && let Some(have) = t.unit_after(at, cx.units)
-        && have != u
-    {
-        return Entailment::Fails(
-            Rule::Unit,
-            format!("the quote gives {} in {have}, not {u}", t.tokens[at].text),
-        );
-    }
-    // arm
-    if arm_level {
-        let in_clause: Vec<&Mention> = ms.iter().filter(|m| clause.contains(&m.at)).collect();
-        let chosen: Option<&Mention> = if !in_clause.is_empty() {
-            in_clause
-                .iter()
-                .min_by_key(|m| {
-                    let d = m.at.abs_diff(at);
-                    (d, m.at < at)
-                })
-                .copied()
-        } else {
-            let (group, pos) = t.parallel_numbers(at);
-            let depth = t.tokens[at].depth;
-            let outer: Vec<&Mention> = ms
-                .iter()
-                .filter(|m| t.tokens[m.at].depth <= depth || t.tokens[m.at].depth == depth + 1)
-                .collect();
-            let mut distinct: Vec<&Mention> = Vec::new();
-            for m in outer {
-                if !distinct.iter().any(|d| d.claimed == m.claimed && d.word.eq_ignore_ascii_case(&m.word)) {
-                    distinct.push(m);
-                }
-            }
-            if group.len() >= 2 && distinct.len() == group.len() {
-                Some(distinct[pos])
-            } else if distinct.len() == 1 || distinct.iter().all(|m| m.claimed) {
-                distinct.first().copied()
-            } else if distinct.is_empty() {
-                None
-            } else {
-                undecided = Some(format!(
-                    "the quote names several groups and {} is bound to none of them in its clause",
-                    t.tokens[at].text
-                ));
-                None
-            }
-        };
-        if let Some(m) = chosen
-            && !m.claimed
-        {
-            return Entailment::Fails(
-                Rule::Arm,
-                format!(
-                    "in the quote {} belongs to {:?} ({:?}), not to {}",
-                    t.tokens[at].text,
-                    m.word,
-                    clause_text(),
-                    claimed_name(c)
-                ),
-            );
-        }
-        // a dose group of the claimed arm that is not the claimed dose
-        let want = doses(c.arm.as_deref().unwrap_or(""), cx.units);
-        if !want.is_empty() {
-            let clause_str = clause_text();
-            let have: Vec<String> = doses(&clause_str, cx.units)
-                .into_iter()
-                .filter(|d| !d.starts_with(&format!("{} ", t.tokens[at].lower)))
-                .collect();
-            if !have.is_empty() && !want.iter().any(|d| have.contains(d)) {
-                return Entailment::Fails(
-                    Rule::Dose,
-                    format!(
-                        "in the quote {} belongs to {} ({clause_str:?}), not to {}",
-                        t.tokens[at].text,
-                        have.join(", "),
-                        want.join(", ")
-                    ),
-                );
-            }
-        }
-    }
-    // time point
-    if !claim_tp.is_empty() {
-        let here: Vec<TimePoint> = t
-            .time_points(clause.clone())
-            .into_iter()
-            .filter(|(i, _)| *i != at)
-            .map(|(_, tp)| tp)
-            .collect();
-        let all: Vec<TimePoint> = t
-            .time_points(0..t.tokens.len())
-            .into_iter()
-            .filter(|(i, _)| *i != at)
-            .map(|(_, tp)| tp)
-            .collect();
-        let hit = |v: &[TimePoint]| claim_tp.iter().any(|a| v.iter().any(|b| a.same(*b)));
-        if !here.is_empty() {
-            if !hit(&here) {
-                return Entailment::Fails(
-                    Rule::TimePoint,
-                    format!(
-                        "in the quote {} is the value at another time point ({:?})",
-                        t.tokens[at].text,
-                        clause_text()
-                    ),
-                );
-            }
-        } else if !all.is_empty() && !hit(&all) {
-            return Entailment::Fails(
-                Rule::TimePoint,
-                format!(
-                    "the quote's time points are not the claimed one ({})",
-                    c.endpoint.as_deref().unwrap_or("")
-                ),
-            );
-        } else if all.len() > 1 {
-            undecided.get_or_insert_with(|| {
-                format!(
-                    "the quote has several time points and {} is bound to none in its clause",
-                    t.tokens[at].text
-                )
-            });
-        }
-    }
-    // population
-    let lead = leading_phrase(t);
-    let qualifier = t.tokens[clause.clone()]
-        .iter()
-        .chain(t.tokens[lead.clone()].iter())
-        .find(|x| x.kind == Kind::Word && SUBGROUP.contains(&x.lower.as_str()))
-        .map(|x| x.text);
-    if overall(c.population.as_deref()) {
-        if let Some(q) = qualifier
-            && arm_level
-        {
-            return Entailment::Fails(
-                Rule::Population,
-                format!(
-                    "in the quote {} is given for a subgroup ({q:?}: {:?}), not for all patients",
-                    t.tokens[at].text,
-                    clause_text()
-                ),
-            );
-        }
-    } else {
-        let want = distinctive(c.population.as_deref().unwrap_or(""));
-        let all: HashSet<&str> = t.tokens.iter().map(|x| x.lower.as_str()).collect();
-        if !want.iter().any(|w| all.contains(w.as_str())) {
-            return Entailment::Fails(
-                Rule::Population,
-                format!(
-                    "the quote does not speak of {:?}",
-                    c.population.as_deref().unwrap_or("")
-                ),
-            );
-        }
-    }
-    // dose phase
-    let dose_value = c.field.contains("dose")
-        || doses(&c.value, cx.units).iter().any(|d| d.contains(' '))
-        || cx
-            .units
-            .at(t, at + 1)
-            .is_some_and(|u| matches!(u, "mg" | "mcg" | "g" | "mg/kg" | "mcg/kg" | "mg/m2"));
-    if dose_value {
-        let claim_text = format!(
-            "{} {} {} {}",
-            c.value,
-            c.endpoint.as_deref().unwrap_or(""),
-            c.population.as_deref().unwrap_or(""),
-            c.arm.as_deref().unwrap_or("")
-        );
-        let cw = words(&claim_text);
-        let claim_loading = cw.iter().any(|w| LOADING.contains(&w.as_str()))
-            || claim_text.to_lowercase().contains("first dose");
-        let claim_maint = cw.iter().any(|w| MAINTENANCE.contains(&w.as_str()));
-        let cl: Vec<&str> = t.tokens[clause.clone()]
-            .iter()
-            .map(|x| x.lower.as_str())
-            .collect();
-        let joined = cl.join(" ");
-        let q_loading = cl.iter().any(|w| LOADING.contains(w))
-            || joined.contains("first dose")
-            || joined.contains("day 1 ");
-        let q_maint = cl.iter().any(|w| MAINTENANCE.contains(w)) || t.opens_later_phase(clause.start);
-        if q_loading && !q_maint && !claim_loading {
-            return Entailment::Fails(
-                Rule::Dose,
-                format!(
-                    "in the quote {} is the loading or initial dose ({:?}), not the maintenance dose",
-                    t.tokens[at].text,
-                    clause_text()
-                ),
-            );
-        }
-        if q_maint && !q_loading && claim_loading && !claim_maint {
-            return Entailment::Fails(
-                Rule::Dose,
-                format!(
-                    "in the quote {} is the maintenance dose ({:?}), not the loading dose",
-                    t.tokens[at].text,
-                    clause_text()
-                ),
-            );
-        }
-    }
-    match undecided {
-        Some(w) => Entailment::Undecided(w),
-        None => Entailment::Holds,
-    }
-}
-
-/// The sentence's leading phrase up to its first comma when it opens with "In …" or
-/// "Among …" (a population that governs the whole sentence).
-fn leading_phrase(t: &Text<'_>) -> std::ops::Range<usize> {
-    match t.tokens.first().map(|x| x.lower.as_str()) {
-        Some("in" | "among" | "for") => {
-            let end = t
-                .tokens
-                .iter()
-                .position(|x| x.text == ",")
-                .unwrap_or(0);
-            0..end
-        }
-        _ => 0..0,
-    }
-}
-
-/// Whether the word at `i` is negated: a negation among the three words before it.
-fn negated_at(ws: &[String], i: usize) -> bool {
-    let from = i.saturating_sub(3);
-    ws[from..i].iter().any(|w| NEGATIONS.contains(&w.as_str()))
-}
-
-/// Direction and negation: a statement and its quote must agree on them.
-fn direction(c: &Claim, quote: &str) -> Option<String> {
-    let vw = words(&c.value);
-    let qw = words(quote);
-    let norm = |s: &str| s.to_lowercase().replace(['_', '-'], " ");
-    let (v, q) = (norm(&c.value), norm(quote));
-    let ni = |s: &str| s.contains("non inferior") || s.contains("noninferior");
-    let sup = |s: &str| {
-        s.split(|c: char| !c.is_alphanumeric())
-            .zip(std::iter::once("").chain(s.split(|c: char| !c.is_alphanumeric())))
-            .any(|(w, prev)| (w == "superior" || w == "superiority") && prev != "non")
-            && !ni(s)
-    };
-    if sup(&v) && ni(&q) && !sup(&q) {
-        return Some("the quote states non-inferiority, the claim superiority".into());
-    }
-    if ni(&v) && sup(&q) && !ni(&q) {
-        return Some("the quote states superiority, the claim non-inferiority".into());
-    }
-    // the content words the value shares with the quote
-    let content: Vec<&String> = vw
-        .iter()
-        .filter(|w| w.len() >= 4 && !NEGATIONS.contains(&w.as_str()) && !GENERIC.contains(&w.as_str()))
-        .collect();
-    if content.is_empty() {
-        return None;
-    }
-    let mut shared = 0;
-    let mut q_neg = false;
-    for (i, w) in qw.iter().enumerate() {
-        if content.contains(&w) {
-            shared += 1;
-            q_neg |= negated_at(&qw, i);
-        }
-    }
-    if shared == 0 {
-        return None;
-    }
-    let mut v_neg = false;
-    for (i, w) in vw.iter().enumerate() {
-        if content.contains(&w) {
-            v_neg |= negated_at(&vw, i);
-        }
-    }
-    if q_neg && !v_neg && vw.iter().all(|w| !NEGATIONS.contains(&w.as_str())) {
-        return Some("the quote negates what the claim states".into());
-    }
-    if v_neg && !q_neg && qw.iter().all(|w| !NEGATIONS.contains(&w.as_str())) {
-        return Some("the claim negates what the quote states".into());
-    }
-    let has = |ws: &[String], lex: &[&str]| ws.iter().any(|w| lex.contains(&w.as_str()));
-    if has(&vw, UP) && !has(&vw, DOWN) && has(&qw, DOWN) && !has(&qw, UP) {
-        return Some("the quote states a decrease, the claim an increase".into());
-    }
-    if has(&vw, DOWN) && !has(&vw, UP) && has(&qw, UP) && !has(&qw, DOWN) {
-        return Some("the quote states an increase, the claim a decrease".into());
-    }
-    None
 }
 
 #[cfg(test)]

@@ -10,12 +10,18 @@ use super::binder::{Kind, Text};
 
 const UNITS_CSV: &str = include_str!("../../../../jobs/entailment_units.csv");
 const FITNESS_CSV: &str = include_str!("../../../../jobs/field_fitness.csv");
+const ENDPOINTS_CSV: &str = include_str!("../../../../jobs/endpoints.csv");
+const CUES_CSV: &str = include_str!("../../../../jobs/field_cues.csv");
 
-/// Unit spellings: each alias (as tokens) names one canonical unit.
-pub struct Units {
-    /// First token of an alias -> (alias tokens, canonical unit), longest aliases first.
+/// A table of spellings: each alias (as tokens) names one canonical term. Units
+/// (`jobs/entailment_units.csv`) and endpoint concepts (`jobs/endpoints.csv`) are two.
+pub struct Lexicon {
+    /// First token of an alias -> (alias tokens, canonical term), longest aliases first.
     by_first: HashMap<String, Vec<(Vec<String>, String)>>,
 }
+
+/// Units are a lexicon: `mcg` and `µg` are one unit.
+pub type Units = Lexicon;
 
 fn tokens(s: &str) -> Vec<String> {
     Text::new(s)
@@ -28,16 +34,17 @@ fn tokens(s: &str) -> Vec<String> {
         .collect()
 }
 
-impl Units {
-    pub fn parse(text: &str) -> Result<Units, String> {
+impl Lexicon {
+    /// Parses `header` (`unit,alias` or `concept,alias`) and its rows.
+    pub fn parse(text: &str, header: &str, file: &str) -> Result<Lexicon, String> {
         let mut by_first: HashMap<String, Vec<(Vec<String>, String)>> = HashMap::new();
-        for (n, line) in csv_lines(text, "unit,alias")? {
+        for (n, line) in csv_lines(text, header)? {
             let [unit, alias] = line[..] else {
-                return Err(format!("entailment_units.csv line {n}: want unit,alias"));
+                return Err(format!("{file} line {n}: want {header}"));
             };
             let t = tokens(alias);
             let Some(first) = t.first().cloned() else {
-                return Err(format!("entailment_units.csv line {n}: empty alias"));
+                return Err(format!("{file} line {n}: empty alias"));
             };
             by_first
                 .entry(first)
@@ -47,17 +54,28 @@ impl Units {
         for v in by_first.values_mut() {
             v.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
         }
-        Ok(Units { by_first })
+        Ok(Lexicon { by_first })
     }
 
-    pub fn shipped() -> &'static Units {
-        static U: LazyLock<Units> =
-            LazyLock::new(|| Units::parse(UNITS_CSV).expect("jobs/entailment_units.csv parses"));
+    pub fn shipped() -> &'static Lexicon {
+        static U: LazyLock<Lexicon> = LazyLock::new(|| {
+            Lexicon::parse(UNITS_CSV, "unit,alias", "entailment_units.csv")
+                .expect("jobs/entailment_units.csv parses")
+        });
         &U
     }
 
-    /// The unit whose alias starts at token `i` of `t`, longest alias first.
-    pub fn at<'u>(&'u self, t: &Text<'_>, i: usize) -> Option<&'u str> {
+    /// The endpoint concepts (OS, PFS, ACR20, …) of `jobs/endpoints.csv`.
+    pub fn endpoints() -> &'static Lexicon {
+        static E: LazyLock<Lexicon> = LazyLock::new(|| {
+            Lexicon::parse(ENDPOINTS_CSV, "concept,alias", "endpoints.csv")
+                .expect("jobs/endpoints.csv parses")
+        });
+        &E
+    }
+
+    /// The term whose alias starts at token `i` of `t`, and its length in tokens.
+    pub fn at_len<'u>(&'u self, t: &Text<'_>, i: usize) -> Option<(&'u str, usize)> {
         let first = t.tokens.get(i)?;
         let key = match first.kind {
             Kind::Word => first.text.to_lowercase(),
@@ -71,12 +89,17 @@ impl Units {
                     _ => continue 'alias,
                 }
             }
-            return Some(unit.as_str());
+            return Some((unit.as_str(), alias.len()));
         }
         None
     }
 
-    /// The canonical unit a free unit text names: the first alias found in it, ignoring
+    /// The term whose alias starts at token `i` of `t`, longest alias first.
+    pub fn at<'u>(&'u self, t: &Text<'_>, i: usize) -> Option<&'u str> {
+        self.at_len(t, i).map(|(u, _)| u)
+    }
+
+    /// The canonical term a free text names: the first alias found in it, ignoring
     /// leading numbers ("percentage of participants (number)" is `%`).
     pub fn canonical<'u>(&'u self, s: &str) -> Option<&'u str> {
         let t = Text::new(s);
@@ -85,6 +108,60 @@ impl Units {
                 .then(|| self.at(&t, i))
                 .flatten()
         })
+    }
+
+    /// Every term named in tokens `r` of `t`, with the token where it starts.
+    pub fn all<'u>(&'u self, t: &Text<'_>, r: std::ops::Range<usize>) -> Vec<(usize, &'u str)> {
+        let mut out = Vec::new();
+        let mut i = r.start;
+        while i < r.end {
+            match self.at_len(t, i) {
+                Some((term, n)) => {
+                    out.push((i, term));
+                    i += n;
+                }
+                None => i += 1,
+            }
+        }
+        out
+    }
+}
+
+/// Field cues: words that, in a quote for a field, show it speaks of something else
+/// (`safety.common_adverse_reactions` and "discontinuation"), unless the value says so too.
+pub struct Cues {
+    rows: Vec<(String, String, String)>,
+}
+
+impl Cues {
+    pub fn shipped() -> &'static Cues {
+        static C: LazyLock<Cues> = LazyLock::new(|| {
+            let mut rows = Vec::new();
+            for (n, line) in csv_lines(CUES_CSV, "field,word,why").expect("jobs/field_cues.csv parses") {
+                let [f, w, why] = line[..] else {
+                    panic!("jobs/field_cues.csv line {n}: want field,word,why");
+                };
+                rows.push((f.to_string(), w.to_lowercase(), why.to_string()));
+            }
+            Cues { rows }
+        });
+        &C
+    }
+
+    /// The first cue of `field` among `quote_words` that `value_words` lack, with its why.
+    pub fn find(&self, field: &str, quote_words: &[String], value_words: &[String]) -> Option<(&str, &str)> {
+        let hit = |pat: &str, ws: &[String]| match pat.strip_suffix('*') {
+            Some(p) => ws.iter().any(|w| w.starts_with(p)),
+            None => ws.iter().any(|w| w == pat),
+        };
+        self.rows
+            .iter()
+            .filter(|(f, _, _)| match f.strip_suffix('*') {
+                Some(p) => field.starts_with(p),
+                None => f == field,
+            })
+            .find(|(_, w, _)| hit(w, quote_words) && !hit(w, value_words))
+            .map(|(_, w, why)| (w.as_str(), why.as_str()))
     }
 }
 
@@ -302,6 +379,8 @@ mod tests {
     #[test]
     fn shipped_tables_parse() {
         assert!(Units::shipped().by_first.len() > 10);
+        assert!(Lexicon::endpoints().by_first.len() > 10);
+        assert!(!Cues::shipped().rows.is_empty());
         assert!(!Fitness::shipped().rows.is_empty());
     }
 

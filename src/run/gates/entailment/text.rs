@@ -1,0 +1,903 @@
+//! The entailment rules on a quote read as text. For each principal number of the value
+//! (a number with its unit, or the value's only number), the [`binder`](super::binder)
+//! finds the clause the number sits in, and the rules compare what that clause binds to
+//! it (unit, arm, dose group, regimen, dose phase, time point, endpoint, population) with
+//! what the claim says. The value's own clause for the same number says what the claim
+//! binds to it ("80 mg initial dose, then 40 mg every other week": 80 is the initial
+//! dose, 40 the later one). Direction and negation are read over the clauses that share
+//! the value's words.
+
+use std::collections::HashSet;
+
+use super::binder::{Kind, Text, TimePoint, claim_time_points};
+use super::tables::{Lexicon, is_unit_word};
+use super::{
+    COMPARATORS, Claim, Context, DOWN, Entailment, GENERIC, LOADING, MAINTENANCE, NEGATIONS,
+    Rule, SUBGROUP, Scope, UP, claim_unit, claimed_name, claimed_words, distinctive, doses,
+    overall, words,
+};
+use crate::run::evidence::EvidenceRecord;
+use crate::run::profile;
+
+/// An arm mention of a quote: which token, and whether it names the claimed arm.
+#[derive(Clone, Debug)]
+struct Mention {
+    at: usize,
+    claimed: bool,
+    word: String,
+}
+
+fn mentions(t: &Text<'_>, claimed: &[String], others: &[String]) -> Vec<Mention> {
+    let mut out: Vec<Mention> = Vec::new();
+    for (i, tok) in t.tokens.iter().enumerate() {
+        if tok.kind != Kind::Word {
+            continue;
+        }
+        let w = if tok.lower == "pbo" {
+            "placebo"
+        } else {
+            tok.lower.as_str()
+        };
+        let claimed_hit = claimed.iter().any(|c| c == w);
+        let other_hit = !claimed_hit && others.iter().any(|c| c == w);
+        if claimed_hit || other_hit {
+            // one mention per run of words of the same side ("certolizumab pegol")
+            if let Some(last) = out.last_mut()
+                && last.at + 1 == i
+                && last.claimed == claimed_hit
+            {
+                last.at = i;
+                continue;
+            }
+            out.push(Mention {
+                at: i,
+                claimed: claimed_hit,
+                word: tok.text.to_string(),
+            });
+        }
+    }
+    out
+}
+
+/// The mention a number is bound to in a text: a parallel list ("39% 4%" under
+/// "VYVANSE Placebo"), else the nearest in its clause, else the group before its
+/// parenthesis, else the text's only group. `Err` when the text names several groups
+/// and none is bound.
+fn bind_arm<'m>(t: &Text<'_>, at: usize, ms: &'m [Mention]) -> Result<Option<&'m Mention>, ()> {
+    let clause = t.clause(at);
+    let mut distinct: Vec<&Mention> = Vec::new();
+    for m in ms {
+        if !distinct
+            .iter()
+            .any(|d| d.claimed == m.claimed && d.word.eq_ignore_ascii_case(&m.word))
+        {
+            distinct.push(m);
+        }
+    }
+    let (group, pos) = t.parallel_numbers(at);
+    if group.len() >= 2 && distinct.len() == group.len() {
+        return Ok(Some(distinct[pos]));
+    }
+    let in_clause: Vec<&Mention> = ms.iter().filter(|m| clause.contains(&m.at)).collect();
+    if !in_clause.is_empty() {
+        return Ok(in_clause
+            .iter()
+            .min_by_key(|m| (m.at.abs_diff(at), m.at < at))
+            .copied());
+    }
+    if let Some(o) = outer(t, at)
+        && let Some(m) = ms.iter().rev().find(|m| o.contains(&m.at) && m.at < at)
+    {
+        // "dacarbazine (1000 mg per square meter)": the group before the parenthesis
+        return Ok(Some(m));
+    }
+    if distinct.iter().all(|m| m.claimed) {
+        return Ok(distinct.first().copied());
+    }
+    if distinct.len() == 1 {
+        return Ok(Some(distinct[0]));
+    }
+    Err(())
+}
+
+/// The arm words of a claim and of the other groups a quote may name.
+fn sides(c: &Claim, scope: Option<&Scope>) -> (Vec<String>, Vec<String>) {
+    let claimed = claimed_words(c, scope);
+    let mut others: Vec<String> = COMPARATORS.iter().map(|s| s.to_string()).collect();
+    if c.arm.as_deref().is_some_and(|a| !distinctive(a).is_empty())
+        && let Some(s) = scope
+    {
+        others.extend(s.names.iter().flat_map(|n| distinctive(n)));
+    }
+    others.retain(|w| !claimed.contains(w));
+    (claimed, others)
+}
+
+/// A dosing regimen named at tokens of a text: `q2w`, `qd`, `bid`, `biw`, `q3w`…
+fn regimen_at(t: &Text<'_>, i: usize) -> Option<(String, usize)> {
+    let w = |k: usize| t.word(k).unwrap_or("");
+    let num = |k: usize| {
+        t.tokens
+            .get(k)
+            .filter(|x| x.kind == Kind::Number)
+            .map(|x| x.lower.clone())
+    };
+    let unit = |s: &str| match s {
+        "week" | "weeks" | "wk" => Some('w'),
+        "day" | "days" => Some('d'),
+        "month" | "months" => Some('m'),
+        "hour" | "hours" | "h" => Some('h'),
+        _ => None,
+    };
+    let here = w(i);
+    match here {
+        "every" | "each" => {
+            if w(i + 1) == "other" {
+                return unit(w(i + 2)).map(|u| (format!("q2{u}"), 3));
+            }
+            if let Some(n) = num(i + 1) {
+                return unit(w(i + 2)).map(|u| (format!("q{n}{u}"), 3));
+            }
+            unit(w(i + 1)).map(|u| (format!("q1{u}"), 2))
+        }
+        "twice" => match w(i + 1) {
+            "daily" => Some(("bid".into(), 2)),
+            "weekly" => Some(("biw".into(), 2)),
+            "a" => match w(i + 2) {
+                "day" => Some(("bid".into(), 3)),
+                "week" => Some(("biw".into(), 3)),
+                _ => None,
+            },
+            _ => None,
+        },
+        "once" => match w(i + 1) {
+            "daily" => Some(("q1d".into(), 2)),
+            "weekly" => Some(("q1w".into(), 2)),
+            "-" if w(i + 2) == "daily" => Some(("q1d".into(), 3)),
+            "a" if w(i + 2) == "day" => Some(("q1d".into(), 3)),
+            "a" if w(i + 2) == "week" => Some(("q1w".into(), 3)),
+            _ => None,
+        },
+        "daily" | "qd" | "od" => Some(("q1d".into(), 1)),
+        "weekly" | "qw" => Some(("q1w".into(), 1)),
+        "bid" => Some(("bid".into(), 1)),
+        "tid" => Some(("tid".into(), 1)),
+        "biw" => Some(("biw".into(), 1)),
+        _ => {
+            // q2w, q4w, q3d
+            let b = here.as_bytes();
+            (b.len() >= 3
+                && b[0] == b'q'
+                && b[1..b.len() - 1].iter().all(u8::is_ascii_digit)
+                && matches!(b[b.len() - 1], b'w' | b'd' | b'm' | b'h'))
+            .then(|| (here.to_string(), 1))
+        }
+    }
+}
+
+/// Regimens in tokens `r`, with their positions (a "twice daily" is not also "daily").
+fn regimens(t: &Text<'_>, r: std::ops::Range<usize>) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut i = r.start;
+    while i < r.end {
+        match regimen_at(t, i) {
+            Some((g, n)) => {
+                out.push((i, g));
+                i += n;
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
+/// The regimen bound to the number at `at` in range `r`: the first after it, else the
+/// last before it.
+fn regimen_of(t: &Text<'_>, at: usize, r: std::ops::Range<usize>) -> Option<String> {
+    let all = regimens(t, r);
+    all.iter()
+        .find(|(i, _)| *i > at)
+        .or_else(|| all.iter().rev().find(|(i, _)| *i < at))
+        .map(|(_, g)| g.clone())
+}
+
+/// The clause of the enclosing text when `at` sits in parentheses.
+fn outer(t: &Text<'_>, at: usize) -> Option<std::ops::Range<usize>> {
+    let d = t.tokens[at].depth;
+    if d == 0 {
+        return None;
+    }
+    let k = (0..at).rev().find(|&k| t.tokens[k].depth < d)?;
+    Some(t.clause(k))
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Loading,
+    Later,
+    /// Both kinds of words ("100 mg maintenance after a 200 mg Day 1 dose").
+    Mixed,
+}
+
+/// The dose phase tokens `r` speak of. A clause that opens with "followed by" or
+/// "then" is a later phase whatever it says after ("…starting one week after the
+/// initial dose").
+fn phase(t: &Text<'_>, r: std::ops::Range<usize>) -> Option<Phase> {
+    if t.opens_later_phase(r.start) {
+        return Some(Phase::Later);
+    }
+    let ws: Vec<&str> = t.tokens[r.clone()].iter().map(|x| x.lower.as_str()).collect();
+    let pair = |a: &str, b: &str| ws.windows(2).any(|p| p[0] == a && p[1] == b);
+    let loading = ws.iter().any(|w| LOADING.contains(w))
+        || pair("first", "dose")
+        || pair("day", "1")
+        || pair("week", "0")
+        || pair("weeks", "0");
+    let later = ws.iter().any(|w| MAINTENANCE.contains(w));
+    match (loading, later) {
+        (true, false) => Some(Phase::Loading),
+        (false, true) => Some(Phase::Later),
+        (true, true) => Some(Phase::Mixed),
+        (false, false) => None,
+    }
+}
+
+fn union(a: std::ops::Range<usize>, b: Option<std::ops::Range<usize>>) -> Vec<std::ops::Range<usize>> {
+    let mut v = vec![a];
+    v.extend(b);
+    v
+}
+
+/// Whether value number `k` of the value text is principal: followed by a unit (not a
+/// time point or a regimen's count), or the value's only number.
+fn principal(vt: &Text<'_>, k: usize, only: bool, cx: &Context<'_>) -> bool {
+    if vt.is_time_number(k) || (k > 0 && matches!(vt.word(k - 1), Some("every" | "day" | "week" | "weeks" | "month"))) {
+        return false;
+    }
+    only || cx.units.at(vt, k + 1).is_some()
+}
+
+/// The rules on a quote read as text, by the binder.
+pub(super) fn text(
+    c: &Claim,
+    t: &Text<'_>,
+    r: &EvidenceRecord,
+    scope: Option<&Scope>,
+    cx: &Context<'_>,
+) -> Entailment {
+    let vt = Text::new(&c.value);
+    if let Some(why) = statement_dose(c, t, cx) {
+        return Entailment::Fails(Rule::Dose, why);
+    }
+    let nums: Vec<usize> = (0..vt.tokens.len())
+        .filter(|&k| vt.tokens[k].kind == Kind::Number)
+        .collect();
+    if nums.is_empty() {
+        return Entailment::Holds;
+    }
+    // a value that is a number with its unit, not a sentence or a name
+    let numeric = vt
+        .tokens
+        .iter()
+        .all(|x| x.kind != Kind::Word || is_unit_word(&x.lower));
+    let arm_level = profile::spec(&c.field).is_some_and(|s| s.arm_bound);
+    let arm_given = c.arm.as_deref().is_some_and(|a| !distinctive(a).is_empty());
+    let check_arm = (arm_level && numeric) || arm_given;
+    let (claimed, others) = sides(c, scope);
+    let ms = mentions(t, &claimed, &others);
+    // a population's ages ("≥ 28 days to < 18 years") are no time points: the endpoint's are
+    let claim_tp = claim_time_points(c.endpoint.as_deref().unwrap_or(""));
+    let vms = mentions(&vt, &claimed, &others);
+    let claim_concepts: Vec<&str> = {
+        let et = Text::new(c.endpoint.as_deref().unwrap_or(""));
+        let mut v: Vec<&str> = Lexicon::endpoints()
+            .all(&et, 0..et.tokens.len())
+            .into_iter()
+            .map(|(_, x)| x)
+            .collect();
+        v.dedup();
+        v
+    };
+    let only = nums.len() == 1;
+    let mut first: Option<Entailment> = None;
+    for &k in &nums {
+        if !principal(&vt, k, only, cx) {
+            continue;
+        }
+        let n = vt.tokens[k].lower.as_str();
+        let local = Local {
+            arm: bind_arm(&vt, k, &vms).ok().flatten().cloned(),
+            unit: cx
+                .units
+                .at(&vt, k + 1)
+                .or_else(|| (k == nums[0]).then(|| claim_unit(c, cx.units)).flatten()),
+            regimen: regimen_of(&vt, k, vt.clause(k)),
+            phase: phase(&vt, vt.clause(k)),
+            is_dose: doses(&format!("{n} {}", vt.word(k + 1).unwrap_or("")), cx.units)
+                .iter()
+                .any(|d| d.contains(' ')),
+        };
+        // the time points the claim binds to this number: its endpoint's, and those of
+        // its own clause in the value ("2.8 pounds after 4 weeks")
+        let mut claim_tp = claim_tp.clone();
+        claim_tp.extend(
+            vt.time_points(vt.clause(k))
+                .into_iter()
+                .filter(|(i, _)| *i != k)
+                .map(|(_, tp)| tp),
+        );
+        let mut any = false;
+        for at in t.numbers_equal(n) {
+            if t.is_time_number(at) && !vt.is_time_number(k) {
+                continue;
+            }
+            any = true;
+            let b = Binding {
+                c,
+                t,
+                at,
+                ms: &ms,
+                claim_tp: &claim_tp,
+                claim_concepts: &claim_concepts,
+                check_arm,
+                arm_level,
+                cx,
+                record: r,
+            };
+            let v = b.check(&local);
+            if v == Entailment::Holds {
+                first = None;
+                break;
+            }
+            first.get_or_insert(v);
+        }
+        if let Some(f @ Entailment::Fails(..)) = &first
+            && any
+        {
+            return f.clone();
+        }
+    }
+    first.unwrap_or(Entailment::Holds)
+}
+
+/// What the claim binds to one of its numbers, read in its own value.
+struct Local<'u> {
+    /// The group the value itself names for the number ("0% on placebo").
+    arm: Option<Mention>,
+    unit: Option<&'u str>,
+    regimen: Option<String>,
+    phase: Option<Phase>,
+    is_dose: bool,
+}
+
+/// One occurrence of a value's number in the quote, with what the rules compare.
+struct Binding<'a, 't> {
+    c: &'a Claim,
+    t: &'a Text<'t>,
+    at: usize,
+    ms: &'a [Mention],
+    claim_tp: &'a [TimePoint],
+    claim_concepts: &'a [&'a str],
+    check_arm: bool,
+    arm_level: bool,
+    cx: &'a Context<'a>,
+    /// The cited record (read only when a named population is not quoted).
+    record: &'a EvidenceRecord,
+}
+
+impl Binding<'_, '_> {
+    fn clause_text(&self, r: &std::ops::Range<usize>) -> String {
+        self.t.tokens[r.clone()]
+            .iter()
+            .map(|x| x.text)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn check(&self, local: &Local<'_>) -> Entailment {
+        let (c, t, at, cx) = (self.c, self.t, self.at, self.cx);
+        let n = t.tokens[at].text;
+        let clause = t.clause(at);
+        let around = outer(t, at);
+        let ranges = union(clause.clone(), around.clone());
+        let in_ranges = |i: usize| ranges.iter().any(|r| r.contains(&i));
+        let mut undecided = None;
+        // unit
+        if let Some(u) = local.unit
+            && let Some(have) = t.unit_after(at, cx.units)
+            && have != u
+        {
+            return Entailment::Fails(Rule::Unit, format!("the quote gives {n} in {have}, not {u}"));
+        }
+        // endpoint
+        if !self.claim_concepts.is_empty() {
+            let ep = Lexicon::endpoints();
+            let mut bound: Vec<&str> = ranges
+                .iter()
+                .flat_map(|r| ep.all(t, r.clone()))
+                .map(|(_, x)| x)
+                .collect();
+            if bound.is_empty() {
+                // the nearest concept before the number in its sentence
+                bound.extend(ep.all(t, 0..at).last().map(|(_, x)| *x));
+            }
+            if !bound.is_empty() && !bound.iter().any(|b| self.claim_concepts.contains(b)) {
+                return Entailment::Fails(
+                    Rule::Endpoint,
+                    format!(
+                        "in the quote {n} is a value of {}, not of {}",
+                        bound.join(", "),
+                        self.claim_concepts.join(", ")
+                    ),
+                );
+            }
+        }
+        // arm
+        if self.check_arm {
+            let chosen = match bind_arm(t, at, self.ms) {
+                Ok(m) => m,
+                Err(()) => {
+                    undecided = Some(format!(
+                        "the quote names several groups and {n} is bound to none of them in its clause"
+                    ));
+                    None
+                }
+            };
+            // the value may name the group itself ("… versus 0% on placebo")
+            let same = |m: &Mention| match &local.arm {
+                Some(l) => l.claimed == m.claimed && (l.claimed || l.word.eq_ignore_ascii_case(&m.word)),
+                None => m.claimed,
+            };
+            if let Some(m) = chosen
+                && !same(m)
+            {
+                return Entailment::Fails(
+                    Rule::Arm,
+                    format!(
+                        "in the quote {n} belongs to {:?} ({:?}), not to {}",
+                        m.word,
+                        self.clause_text(&clause),
+                        claimed_name(c)
+                    ),
+                );
+            }
+        }
+        // dose group: a number that is not itself a dose, given for one dose of several
+        let want = doses(c.arm.as_deref().unwrap_or(""), cx.units);
+        if !want.is_empty() && !local.is_dose {
+            let (group, pos) = t.parallel_numbers(at);
+            let listed: Vec<String> = {
+                let mut v = Vec::new();
+                for i in 0..t.tokens.len() {
+                    if t.tokens[i].kind == Kind::Number
+                        && !group.contains(&i)
+                        && let Some(u) = cx.units.at(t, i + 1)
+                        && matches!(u, "mg" | "mcg" | "g" | "mg/kg" | "mcg/kg" | "mg/m2" | "mcg/m2/d")
+                    {
+                        v.push(format!("{} {u}", t.tokens[i].lower));
+                    }
+                }
+                v
+            };
+            let have: Vec<String> = if group.len() >= 2 && listed.len() == group.len() {
+                vec![listed[pos].clone()]
+            } else {
+                ranges
+                    .iter()
+                    .flat_map(|r| doses(&self.clause_text(r), cx.units))
+                    .filter(|d| d.contains(' ') && !d.starts_with(&format!("{} ", t.tokens[at].lower)))
+                    .collect()
+            };
+            let want_amounts: Vec<&String> = want.iter().filter(|d| d.contains(' ')).collect();
+            if !have.is_empty() && !want_amounts.is_empty() && !want_amounts.iter().any(|d| have.contains(d)) {
+                return Entailment::Fails(
+                    Rule::Dose,
+                    format!(
+                        "in the quote {n} belongs to {}, not to {}",
+                        have.join(", "),
+                        want_amounts.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+                    ),
+                );
+            }
+        }
+        // regimen and phase of a dose
+        let quote_is_dose = cx
+            .units
+            .at(t, at + 1)
+            .is_some_and(|u| matches!(u, "mg" | "mcg" | "g" | "mg/kg" | "mcg/kg" | "mg/m2" | "mcg/m2/d"));
+        if local.is_dose || quote_is_dose || c.field.contains("dose") {
+            if let Some(want) = &local.regimen {
+                let have = regimen_of(t, at, clause.clone())
+                    .or_else(|| around.clone().and_then(|o| regimen_of(t, at, o)))
+                    .or_else(|| {
+                        regimens(t, at..t.tokens.len()).first().map(|(_, g)| g.clone())
+                    });
+                if let Some(have) = have
+                    && &have != want
+                {
+                    return Entailment::Fails(
+                        Rule::Dose,
+                        format!(
+                            "in the quote {n} is given {} ({:?}), not {}",
+                            regimen_words(&have),
+                            self.clause_text(&clause),
+                            regimen_words(want)
+                        ),
+                    );
+                }
+            }
+            let have = phase(t, clause.clone()).or_else(|| around.clone().and_then(|o| phase(t, o)));
+            let want = local.phase.or_else(|| {
+                // the claim's other words, when the value's clause says nothing of the phase
+                let rest = format!(
+                    "{} {}",
+                    c.endpoint.as_deref().unwrap_or(""),
+                    c.population.as_deref().unwrap_or("")
+                );
+                let rt = Text::new(&rest);
+                phase(&rt, 0..rt.tokens.len())
+            });
+            match (have, want) {
+                (Some(Phase::Loading), w) if w != Some(Phase::Loading) && w != Some(Phase::Mixed) => {
+                    return Entailment::Fails(
+                        Rule::Dose,
+                        format!(
+                            "in the quote {n} is the loading or initial dose ({:?}), not the dose that follows",
+                            self.clause_text(&clause)
+                        ),
+                    );
+                }
+                (Some(Phase::Later), Some(Phase::Loading)) => {
+                    return Entailment::Fails(
+                        Rule::Dose,
+                        format!(
+                            "in the quote {n} is the dose that follows the first ({:?}), not the loading dose",
+                            self.clause_text(&clause)
+                        ),
+                    );
+                }
+                _ => {}
+            }
+        }
+        // time point
+        if !self.claim_tp.is_empty() {
+            let skip = |i: &usize| *i != at;
+            let here: Vec<TimePoint> = ranges
+                .iter()
+                .flat_map(|r| t.time_points(r.clone()))
+                .filter(|(i, _)| skip(i))
+                .map(|(_, tp)| tp)
+                .collect();
+            let all: Vec<TimePoint> = t
+                .time_points(0..t.tokens.len())
+                .into_iter()
+                .filter(|(i, _)| skip(i))
+                .map(|(_, tp)| tp)
+                .collect();
+            let hit = |v: &[TimePoint]| self.claim_tp.iter().any(|a| v.iter().any(|b| a.same(*b)));
+            if !here.is_empty() {
+                if !hit(&here) {
+                    return Entailment::Fails(
+                        Rule::TimePoint,
+                        format!(
+                            "in the quote {n} is the value at another time point ({:?})",
+                            self.clause_text(&clause)
+                        ),
+                    );
+                }
+            } else if !all.is_empty() && !hit(&all) {
+                return Entailment::Fails(
+                    Rule::TimePoint,
+                    "the quote's time points are not the claimed one".to_string(),
+                );
+            } else if all.len() > 1 {
+                undecided.get_or_insert_with(|| {
+                    format!("the quote has several time points and {n} is bound to none in its clause")
+                });
+            }
+        }
+        // population
+        let lead = leading_phrase(t);
+        let qualifier = (0..t.tokens.len())
+            .filter(|&i| in_ranges(i) || lead.contains(&i))
+            .map(|i| &t.tokens[i])
+            .find(|x| x.kind == Kind::Word && SUBGROUP.contains(&x.lower.as_str()))
+            .map(|x| x.text);
+        if overall(c.population.as_deref()) {
+            if let Some(q) = qualifier
+                && self.arm_level
+            {
+                return Entailment::Fails(
+                    Rule::Population,
+                    format!(
+                        "in the quote {n} is given for a subgroup ({q:?}: {:?}), not for all patients",
+                        self.clause_text(&clause)
+                    ),
+                );
+            }
+        } else {
+            let want = distinctive(c.population.as_deref().unwrap_or(""));
+            let all: HashSet<&str> = t.tokens.iter().map(|x| x.lower.as_str()).collect();
+            // the population may be named around the quote (a section heading, a group's
+            // label): only a population the record never names fails
+            if !want.iter().any(|w| all.contains(w.as_str()))
+                && !{
+                    let low = self.record.joined.to_lowercase();
+                    want.iter().any(|w| low.contains(w.as_str()))
+                }
+            {
+                return Entailment::Fails(
+                    Rule::Population,
+                    format!(
+                        "neither the quote nor its record speaks of {:?}",
+                        c.population.as_deref().unwrap_or("")
+                    ),
+                );
+            }
+        }
+        match undecided {
+            Some(w) => Entailment::Undecided(w),
+            None => Entailment::Holds,
+        }
+    }
+}
+
+fn regimen_words(g: &str) -> String {
+    match g {
+        "q1d" => "once daily".into(),
+        "q1w" => "weekly".into(),
+        "q2w" => "every other week".into(),
+        "bid" => "twice daily".into(),
+        "biw" => "twice weekly".into(),
+        "tid" => "three times daily".into(),
+        _ => g.to_string(),
+    }
+}
+
+/// The sentence's leading phrase up to its first comma when it opens with "In …" or
+/// "Among …" (a population that governs the whole sentence).
+fn leading_phrase(t: &Text<'_>) -> std::ops::Range<usize> {
+    match t.tokens.first().map(|x| x.lower.as_str()) {
+        Some("in" | "among" | "for") => {
+            let end = t.tokens.iter().position(|x| x.text == ",").unwrap_or(0);
+            0..end
+        }
+        _ => 0..0,
+    }
+}
+
+/// A crude stem, so "improve", "improved" and "improves" meet.
+fn stem(w: &str) -> &str {
+    for suf in ["ing", "ed", "es", "e", "s"] {
+        if let Some(s) = w.strip_suffix(suf)
+            && s.len() >= 4
+        {
+            return s;
+        }
+    }
+    w
+}
+
+/// Whether the word at `i` is negated: a negation among the three words before it.
+fn negated_at(ws: &[String], i: usize) -> bool {
+    let from = i.saturating_sub(3);
+    ws[from..i].iter().any(|w| NEGATIONS.contains(&w.as_str()))
+}
+
+const SAME: &[&str] = &["comparable", "similar", "equivalent", "unchanged"];
+
+/// Direction and negation: a statement and its quote must agree on them.
+pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Option<String> {
+    let quote = c.quote.as_deref().unwrap_or("");
+    let norm = |s: &str| s.to_lowercase().replace(['_', '-'], " ");
+    let (v, q_all) = (norm(&c.value), norm(quote));
+    let ni = |s: &str| s.contains("non inferior") || s.contains("noninferior");
+    let sup = |s: &str| {
+        let ws: Vec<&str> = s.split(|c: char| !c.is_alphanumeric()).collect();
+        ws.iter()
+            .enumerate()
+            .any(|(i, w)| (*w == "superior" || *w == "superiority") && (i == 0 || ws[i - 1] != "non"))
+            && !ni(s)
+    };
+    if sup(&v) && ni(&q_all) && !sup(&q_all) {
+        return Some("the quote states non-inferiority, the claim superiority".into());
+    }
+    if ni(&v) && sup(&q_all) && !ni(&q_all) {
+        return Some("the quote states superiority, the claim non-inferiority".into());
+    }
+    if let Some(why) = swapped(&c.value, quote) {
+        return Some(why);
+    }
+    let vw = words(&c.value);
+    let content: Vec<&str> = vw
+        .iter()
+        .filter(|w| {
+            w.len() >= 4
+                && !NEGATIONS.contains(&w.as_str())
+                && !GENERIC.contains(&w.as_str())
+                && !UP.contains(&w.as_str())
+                && !DOWN.contains(&w.as_str())
+        })
+        .map(|w| stem(w))
+        .collect();
+    if content.is_empty() {
+        return None;
+    }
+    // the quote's clauses that share the most of the value's words, and among them those
+    // naming the claimed arm when some do
+    let (claimed, _) = sides(c, scope);
+    let shared = best_clauses(qt, &content);
+    if shared.is_empty() {
+        return None;
+    }
+    let naming: Vec<std::ops::Range<usize>> = shared
+        .iter()
+        .filter(|r| qt.tokens[(*r).clone()].iter().any(|x| claimed.contains(&x.lower)))
+        .cloned()
+        .collect();
+    let all_shared = shared.clone();
+    let scope_r = if naming.is_empty() { shared } else { naming };
+    let q: String = norm(
+        &scope_r
+            .iter()
+            .flat_map(|r| qt.tokens[r.clone()].iter().map(|x| x.lower.clone()))
+            .collect::<Vec<_>>()
+            .join(" "),
+    );
+    let qw: Vec<String> = scope_r
+        .iter()
+        .flat_map(|r| qt.tokens[r.clone()].iter().map(|x| x.lower.clone()))
+        .collect();
+    // negation is read over every clause that shares the value's words
+    let nw: Vec<String> = all_shared
+        .iter()
+        .flat_map(|r| qt.tokens[r.clone()].iter().map(|x| x.lower.clone()))
+        .collect();
+    let mut q_neg = false;
+    for (i, w) in nw.iter().enumerate() {
+        if content.contains(&stem(w)) {
+            q_neg |= negated_at(&nw, i);
+        }
+    }
+    let mut v_neg = false;
+    for (i, w) in vw.iter().enumerate() {
+        if content.contains(&stem(w)) {
+            v_neg |= negated_at(&vw, i);
+        }
+    }
+    let has = |ws: &[String], lex: &[&str]| ws.iter().any(|w| lex.contains(&w.as_str()));
+    let v_any_neg = has(&vw, NEGATIONS);
+    let q_any_neg = has(&nw, NEGATIONS);
+    // "improved" shares no stem with the content words, so test the verbs too
+    let v_change = has(&vw, UP) || has(&vw, DOWN) || sup(&v);
+    if (q_neg || (q_any_neg && v_change && has(&qw, UP) == has(&vw, UP) && has(&qw, DOWN) == has(&vw, DOWN)))
+        && !v_any_neg
+    {
+        return Some("the quote negates what the claim states".into());
+    }
+    if (v_neg || (v_any_neg && v_change)) && !q_any_neg && (has(&qw, UP) || has(&qw, DOWN) || sup(&q) || content_verbs(&qw, &vw)) {
+        return Some("the claim negates what the quote states".into());
+    }
+    if v_change && has(&qw, SAME) && !has(&qw, UP) && !has(&qw, DOWN) && !sup(&q) {
+        return Some("the quote finds no difference where the claim states one".into());
+    }
+    if has(&vw, UP) && !has(&vw, DOWN) && has(&qw, DOWN) && !has(&qw, UP) {
+        return Some("the quote states a decrease, the claim an increase".into());
+    }
+    if has(&vw, DOWN) && !has(&vw, UP) && has(&qw, UP) && !has(&qw, DOWN) {
+        return Some("the quote states an increase, the claim a decrease".into());
+    }
+    None
+}
+
+/// Clauses of `t` (whole, at depth 0 and within parentheses) holding the most of the
+/// content stems.
+fn best_clauses(t: &Text<'_>, content: &[&str]) -> Vec<std::ops::Range<usize>> {
+    let mut scored: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
+    let mut i = 0;
+    while i < t.tokens.len() {
+        if t.is_break(i) {
+            i += 1;
+            continue;
+        }
+        let r = t.clause(i);
+        let end = r.end.max(i + 1);
+        let mut seen: Vec<&str> = Vec::new();
+        for x in &t.tokens[r.clone()] {
+            let s = stem(&x.lower);
+            if let Some(c) = content.iter().find(|c| **c == s)
+                && !seen.contains(c)
+            {
+                seen.push(c);
+            }
+        }
+        if !seen.is_empty() && !scored.iter().any(|(_, q)| *q == r) {
+            scored.push((seen.len(), r));
+        }
+        i = end;
+    }
+    let best = scored.iter().map(|(n, _)| *n).max().unwrap_or(0);
+    scored
+        .into_iter()
+        .filter(|(n, _)| *n == best)
+        .map(|(_, r)| r)
+        .collect()
+}
+
+/// A claim for one dose group ("zolpidem 5 mg") against the quote's clause about the
+/// value, which names only other doses ("zolpidem 10 mg was superior…").
+fn statement_dose(c: &Claim, t: &Text<'_>, cx: &Context<'_>) -> Option<String> {
+    let want: Vec<String> = doses(c.arm.as_deref().unwrap_or(""), cx.units)
+        .into_iter()
+        .filter(|d| d.contains(' '))
+        .collect();
+    if want.is_empty() {
+        return None;
+    }
+    let vw = words(&c.value);
+    let content: Vec<&str> = vw
+        .iter()
+        .filter(|w| w.len() >= 4 && !GENERIC.contains(&w.as_str()))
+        .map(|w| stem(w))
+        .collect();
+    if content.len() < 2 {
+        return None;
+    }
+    let value_doses = doses(&c.value, cx.units);
+    let clauses = best_clauses(t, &content);
+    let have: Vec<String> = clauses
+        .iter()
+        .flat_map(|r| {
+            let s: Vec<&str> = t.tokens[r.clone()].iter().map(|x| x.text).collect();
+            doses(&s.join(" "), cx.units)
+        })
+        .filter(|d| d.contains(' ') && !value_doses.contains(d))
+        .collect();
+    (!have.is_empty() && !want.iter().any(|d| have.contains(d))).then(|| {
+        format!(
+            "the quote says this of {}, not of {}",
+            have.join(", "),
+            want.join(", ")
+        )
+    })
+}
+
+/// Whether the quote holds the value's verbs (stems of words of 4+ letters) at all.
+fn content_verbs(qw: &[String], vw: &[String]) -> bool {
+    vw.iter()
+        .filter(|w| w.len() >= 4 && !NEGATIONS.contains(&w.as_str()))
+        .any(|w| qw.iter().any(|q| stem(q) == stem(w)))
+}
+
+/// "HR = Docetaxel over Nivolumab" against "HR = Nivolumab over Docetaxel": the sides of
+/// a stated comparison swapped.
+fn swapped(value: &str, quote: &str) -> Option<String> {
+    for conn in [" over ", " vs. ", " vs ", " versus ", "/"] {
+        let (Some((va, vb)), Some((qa, qb))) = (
+            value.to_lowercase().split_once(conn).map(|(a, b)| (last_word(a), first_word(b))),
+            quote.to_lowercase().split_once(conn).map(|(a, b)| (last_word(a), first_word(b))),
+        ) else {
+            continue;
+        };
+        if !va.is_empty() && va == qb && vb == qa && va != vb {
+            return Some(format!(
+                "the quote states {qa}{conn}{qb}; the claim turns it around"
+            ));
+        }
+    }
+    None
+}
+
+fn last_word(s: &str) -> String {
+    s.split(|c: char| !c.is_alphanumeric())
+        .rfind(|w| !w.is_empty())
+        .unwrap_or("")
+        .to_string()
+}
+
+fn first_word(s: &str) -> String {
+    s.split(|c: char| !c.is_alphanumeric())
+        .find(|w| !w.is_empty())
+        .unwrap_or("")
+        .to_string()
+}
