@@ -310,6 +310,11 @@ pub fn claims_batch(run_id: &str, r: &AssetRun, ev: &Evidence) -> Result<RecordB
             formula: c.formula.clone(),
             origin: c.id.split('-').next().unwrap_or("").to_string(),
             accepted: v.accepted(),
+            entailment: v.entailment.map(|e| e.as_str().to_string()),
+            entailment_note: v
+                .undecided
+                .clone()
+                .or_else(|| v.judged_by.as_ref().map(|j| format!("judged by {j}"))),
         })
         .collect();
     Ok(ClaimRow::to_batch(&rows)?)
@@ -327,6 +332,9 @@ pub fn rejections_batch(run_id: &str, r: &AssetRun) -> Result<RecordBatch, Error
                 field: c.field.clone(),
                 gate: g.as_str().to_string(),
                 reason: v.reason.clone(),
+                rule: (*g == crate::run::gates::Gate::Entailment)
+                    .then(|| v.rule.map(|r| r.as_str().to_string()))
+                    .flatten(),
                 value: c.value.clone(),
                 source: c.source.clone(),
                 quote: c.quote.clone(),

@@ -30,6 +30,11 @@ table! {
         /// Which reasoner step made it (the claim id's first part).
         pub origin: String,
         pub accepted: bool,
+        /// The entailment gate's finding: `holds`, `undecided` (accepted, no rule could
+        /// decide and no judge did) or `fails`; null when the gate did not run.
+        pub entailment: Option<String>,
+        /// Why it is undecided, or which judge decided.
+        pub entailment_note: Option<String>,
     }
 }
 
@@ -42,6 +47,8 @@ table! {
         pub field: String,
         pub gate: String,
         pub reason: String,
+        /// For the entailment gate: the rule that failed (`arm`, `unit`, `judge`, …).
+        pub rule: Option<String>,
         pub value: String,
         pub source: Option<String>,
         pub quote: Option<String>,

@@ -235,11 +235,12 @@ const NEGATIONS: &[&str] = &[
 const UP: &[&str] = &[
     "increase", "increased", "increases", "increasing", "higher", "elevated", "elevation",
     "improved", "improvement", "improves", "improve", "rise", "rose", "gain", "greater",
-    "prolonged", "longer",
+    "prolonged", "longer", "prolongs", "prolong", "prolongation",
 ];
 const DOWN: &[&str] = &[
     "decrease", "decreased", "decreases", "decreasing", "reduced", "reduction", "reduces",
     "reduce", "lower", "lowered", "decline", "declined", "fell", "loss", "shorter",
+    "shorten", "shortens", "shortened", "shortening",
     "worsened", "worse",
 ];
 
@@ -268,7 +269,117 @@ fn distinctive(s: &str) -> Vec<String> {
 /// Whether a claim's population is everyone (blank, "all randomized", "ITT", …).
 fn overall(p: Option<&str>) -> bool {
     let w = distinctive(p.unwrap_or(""));
-    w.is_empty() || w.iter().all(|x| OVERALL.contains(&x.as_str()) || x == "patients")
+    w.is_empty()
+        || w.iter().all(|x| {
+            OVERALL.contains(&x.as_str()) || matches!(x.as_str(), "patients" | "treat" | "analyzed" | "sexes" | "both")
+        })
+}
+
+/// Years (1900–2100) written in a text.
+fn years(s: &str) -> Vec<u32> {
+    let t = Text::new(s);
+    let mut v: Vec<u32> = t
+        .tokens
+        .iter()
+        .filter(|x| x.kind == Kind::Number && x.lower.len() == 4)
+        .filter_map(|x| x.lower.parse().ok())
+        .filter(|y| (1900..=2100).contains(y))
+        .collect();
+    // "2025-01-01" tokenizes as 2025 - 01 - 01: the year leads
+    for w in s.split(|c: char| !c.is_ascii_digit()) {
+        if w.len() == 4
+            && let Ok(y) = w.parse::<u32>()
+            && (1900..=2100).contains(&y)
+            && !v.contains(&y)
+        {
+            v.push(y);
+        }
+    }
+    v
+}
+
+/// The fields next to `place` (same parent) as (key, text).
+fn siblings<'r>(r: &'r EvidenceRecord, place: &str) -> Vec<(&'r str, &'r str)> {
+    let Some(cut) = place.rfind('/') else {
+        return Vec::new();
+    };
+    let parent = &place[..cut + 1];
+    r.locators
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.as_str() != place && l.starts_with(parent) && !l[parent.len()..].contains('/'))
+        .map(|(i, l)| (&l[parent.len()..], r.field_text(i)))
+        .collect()
+}
+
+/// A table row's own period and population (its `year`, `fy`, `end`, `sex` fields) must
+/// be the claim's: 1.8 in the 2020 row is not the 2021 rate, and a both-sexes rate is not
+/// the rate for women.
+fn row_context(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
+    let sib = siblings(r, place);
+    if sib.is_empty() {
+        return None;
+    }
+    let claim_text = format!(
+        "{} {}",
+        c.endpoint.as_deref().unwrap_or(""),
+        c.population.as_deref().unwrap_or("")
+    );
+    let want = years(&claim_text);
+    let dated = |k: &str| {
+        let k = k.trim_start_matches('@').to_lowercase();
+        matches!(k.as_str(), "year" | "fy" | "end" | "start" | "period")
+    };
+    let have: Vec<u32> = sib
+        .iter()
+        .filter(|(k, _)| dated(k))
+        .flat_map(|(_, t)| years(t))
+        .collect();
+    if !want.is_empty() && !have.is_empty() && !want.iter().any(|y| have.contains(y)) {
+        return Some(Entailment::Fails(
+            Rule::TimePoint,
+            format!(
+                "the value at {place} is for {}, not for {}",
+                have.iter().map(u32::to_string).collect::<Vec<_>>().join("–"),
+                want.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+            ),
+        ));
+    }
+    let grouping = |k: &str| {
+        matches!(
+            k.to_lowercase().as_str(),
+            "sex" | "gender" | "population" | "subgroup" | "group" | "age_group" | "race" | "stratum"
+        )
+    };
+    let want: Vec<String> = distinctive(c.population.as_deref().unwrap_or(""))
+        .into_iter()
+        .filter(|w| years(w).is_empty())
+        .map(|w| sex_word(&w).to_string())
+        .collect();
+    if want.is_empty() || overall(c.population.as_deref()) {
+        return None;
+    }
+    for (k, t) in sib.iter().filter(|(k, _)| grouping(k)) {
+        let have: Vec<String> = distinctive(t).iter().map(|w| sex_word(w).to_string()).collect();
+        if !have.is_empty() && !want.iter().any(|w| have.contains(w)) {
+            return Some(Entailment::Fails(
+                Rule::Population,
+                format!(
+                    "the value at {place} is for {k} {t:?}, not for {:?}",
+                    c.population.as_deref().unwrap_or("")
+                ),
+            ));
+        }
+    }
+    None
+}
+
+fn sex_word(w: &str) -> &str {
+    match w {
+        "women" | "woman" | "female" | "females" => "female",
+        "men" | "man" | "male" | "males" => "male",
+        other => other,
+    }
 }
 
 /// Identifiers of a text: letters then digits (NCT01234567, NDA215866, V600E, C92.1),
@@ -303,7 +414,8 @@ pub fn identifiers(s: &str) -> Vec<String> {
             continue;
         }
         let b = tok.text.as_bytes();
-        let lead = b.iter().take_while(|c| c.is_ascii_alphabetic()).count();
+        // codes are written in capitals (V600E, C92.1, NCT…); HbA1c and q2w are words
+        let lead = b.iter().take_while(|c| c.is_ascii_uppercase()).count();
         if lead > 0 && lead < b.len() && b[lead].is_ascii_digit() {
             words.push(tok.text.to_ascii_uppercase());
             continue;
@@ -519,6 +631,9 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
     // the very cell the extractive reasoner read at this place
     let own = at_place.is_some_and(|cells| cells.contains(&Cell::of(c)));
     let cells = at_place.filter(|_| whole || bare || own);
+    if let Some(v) = row_context(c, r, &place) {
+        return v;
+    }
     let verdict = match cells {
         Some(cells) => structured(c, cells, scope.expect("cells come from a scope"), &r.source_id, cx),
         None => text::text(c, &qt, r, scope, cx),
@@ -752,7 +867,28 @@ fn structured_one(c: &Claim, cell: &Cell, scope: &Scope, sid: &str, cx: &Context
             }
         }
     }
-    // unit
+    // unit, and its scale: 402300000 USD is not 402300000 thousand USD
+    let scale = |s: &str| {
+        let w = words(s);
+        if w.iter().any(|x| matches!(x.as_str(), "thousand" | "thousands" | "k")) {
+            3
+        } else if w.iter().any(|x| matches!(x.as_str(), "million" | "millions" | "mn" | "mm")) {
+            6
+        } else if w.iter().any(|x| matches!(x.as_str(), "billion" | "billions" | "bn")) {
+            9
+        } else {
+            0
+        }
+    };
+    if let Some(u) = c.unit.as_deref()
+        && !cell.unit.is_empty()
+        && scale(u) != scale(&cell.unit)
+    {
+        return Entailment::Fails(
+            Rule::Unit,
+            format!("the record's unit is {:?}, not {u:?}", cell.unit),
+        );
+    }
     if let Some(u) = claim_unit(c, cx.units)
         && !cell.unit.is_empty()
         && !cell.unit.eq_ignore_ascii_case(c.unit.as_deref().unwrap_or(""))

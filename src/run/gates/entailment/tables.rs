@@ -102,7 +102,8 @@ impl Lexicon {
     /// The canonical term a free text names: the first alias found in it, ignoring
     /// leading numbers ("percentage of participants (number)" is `%`).
     pub fn canonical<'u>(&'u self, s: &str) -> Option<&'u str> {
-        let t = Text::new(s);
+        let spaced = s.replace('_', " ");
+        let t = Text::new(&spaced);
         (0..t.tokens.len()).find_map(|i| {
             (t.tokens[i].kind != Kind::Number)
                 .then(|| self.at(&t, i))

@@ -39,7 +39,7 @@ fn mentions(t: &Text<'_>, claimed: &[String], others: &[String]) -> Vec<Mention>
             tok.lower.as_str()
         };
         let claimed_hit = claimed.iter().any(|c| c == w);
-        let other_hit = !claimed_hit && others.iter().any(|c| c == w);
+        let other_hit = !claimed_hit && (others.iter().any(|c| c == w) || drug_like(w));
         if claimed_hit || other_hit {
             // one mention per run of words of the same side ("certolizumab pegol")
             if let Some(last) = out.last_mut()
@@ -98,6 +98,83 @@ fn bind_arm<'m>(t: &Text<'_>, at: usize, ms: &'m [Mention]) -> Result<Option<&'m
         return Ok(Some(distinct[0]));
     }
     Err(())
+}
+
+/// Stems that international nonproprietary names end with: a word ending so is another
+/// drug's name when it is not the claimed arm's ("49.0% with imatinib").
+const DRUG_SUFFIXES: &[&str] = &[
+    "tinib", "rafenib", "ciclib", "parib", "lisib", "zomib", "mab", "cept", "kinra",
+    "glutide", "gliptin", "gliflozin", "taxel", "platin", "rubicin", "mycin", "cillin",
+    "floxacin", "conazole", "prazole", "sartan", "pril", "olol", "statin", "vir",
+    "tide", "parin", "triptan", "setron", "lukast", "dronate", "tidine", "zepam",
+    "azepam", "afil", "barbital", "semide", "thiazide", "dipine", "oxetine", "pramine",
+    "peridol", "apine", "idone", "amide", "azine", "nib",
+];
+
+fn drug_like(w: &str) -> bool {
+    w.len() >= 6 && w.chars().all(|c| c.is_ascii_lowercase()) && DRUG_SUFFIXES.iter().any(|s| w.ends_with(s))
+}
+
+/// Whether each whole occurrence of `n` in `s` carries a minus sign: `Some(true)` when
+/// all do, `Some(false)` when none does, `None` when absent or mixed. A hyphen between
+/// two numbers ("0.33-0.63") is a range, not a sign.
+fn negative(s: &str, n: &str) -> Option<bool> {
+    let b = s.as_bytes();
+    let mut seen = (false, false);
+    for (pos, _) in s.match_indices(n) {
+        let before = s[..pos].chars().next_back();
+        let after = s[pos + n.len()..].chars().next();
+        if before.is_some_and(|c| c.is_ascii_digit() || c == '.' || c.is_alphabetic())
+            || after.is_some_and(|c| c.is_ascii_digit())
+            || (after == Some('.') && b.get(pos + n.len() + 1).is_some_and(u8::is_ascii_digit))
+        {
+            continue;
+        }
+        let minus = matches!(before, Some('-' | '−'))
+            && s[..pos]
+                .chars()
+                .rev()
+                .nth(1)
+                .is_none_or(|c| !c.is_ascii_digit() && !c.is_alphabetic());
+        if minus {
+            seen.0 = true;
+        } else {
+            seen.1 = true;
+        }
+    }
+    match seen {
+        (true, false) => Some(true),
+        (false, true) => Some(false),
+        _ => None,
+    }
+}
+
+/// The sign of a number: "-1.62" in the source is a fall; a claim of "increased by 1.62"
+/// or of "+1.62" says the opposite.
+fn sign(c: &Claim, vt: &Text<'_>, t: &Text<'_>) -> Option<String> {
+    let quote = c.quote.as_deref().unwrap_or("");
+    let vw: Vec<&str> = vt.tokens.iter().map(|x| x.lower.as_str()).collect();
+    let up = vw.iter().any(|w| UP.contains(w));
+    let down = vw.iter().any(|w| DOWN.contains(w));
+    for x in vt.tokens.iter().filter(|x| x.kind == Kind::Number) {
+        let (Some(q), Some(v)) = (negative(quote, x.text), negative(&c.value, x.text)) else {
+            continue;
+        };
+        if q && !v && up && !down {
+            return Some(format!("the quote gives -{}, a fall; the claim states a rise", x.text));
+        }
+        if q != v && !up && !down {
+            return Some(format!(
+                "the quote gives {}{}, the claim {}{}",
+                if q { "-" } else { "" },
+                x.text,
+                if v { "-" } else { "" },
+                x.text
+            ));
+        }
+    }
+    let _ = t;
+    None
 }
 
 /// The arm words of a claim and of the other groups a quote may name.
@@ -282,7 +359,7 @@ pub(super) fn text(
         .all(|x| x.kind != Kind::Word || is_unit_word(&x.lower));
     let arm_level = profile::spec(&c.field).is_some_and(|s| s.arm_bound);
     let arm_given = c.arm.as_deref().is_some_and(|a| !distinctive(a).is_empty());
-    let check_arm = (arm_level && numeric) || arm_given;
+    let check_arm = (arm_level && numeric) || arm_given || c.field.contains("dose");
     let (claimed, others) = sides(c, scope);
     let ms = mentions(t, &claimed, &others);
     // a population's ages ("≥ 28 days to < 18 years") are no time points: the endpoint's are
@@ -298,6 +375,9 @@ pub(super) fn text(
         v.dedup();
         v
     };
+    if let Some(why) = sign(c, &vt, t) {
+        return Entailment::Fails(Rule::Direction, why);
+    }
     let only = nums.len() == 1;
     let mut first: Option<Entailment> = None;
     for &k in &nums {
