@@ -3,10 +3,7 @@
 //! a loopback fake endpoint with scripted answers.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Read, Write};
-use std::net::TcpListener;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
 
@@ -488,11 +485,6 @@ fn real_corpus_values_land_in_their_own_arm_endpoint_and_version() {
 
 /// A loopback OpenAI-compatible endpoint: answers each POST with the next scripted
 /// (status, body), repeating the last, and records every request body.
-struct FakeLlm {
-    addr: String,
-    requests: Arc<Mutex<Vec<String>>>,
-}
-
 #[test]
 fn real_corpus_label_and_identity_cells_hold_what_their_names_promise() {
     let Some(real) = real_sources() else { return };
@@ -609,59 +601,6 @@ fn real_corpus_label_and_identity_cells_hold_what_their_names_promise() {
         values("nivolumab", "identity.indication"),
         vec!["Squamous Cell Non-small Cell Lung Cancer".to_string()]
     );
-}
-
-fn fake_llm(script: Vec<(u16, String)>) -> FakeLlm {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = format!("http://{}/v1", listener.local_addr().unwrap());
-    let requests = Arc::new(Mutex::new(Vec::new()));
-    let seen = requests.clone();
-    std::thread::spawn(move || {
-        let mut n = 0;
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let mut buf = Vec::new();
-            let mut chunk = [0u8; 65536];
-            let body = loop {
-                let k = stream.read(&mut chunk).unwrap_or(0);
-                if k == 0 {
-                    break None;
-                }
-                buf.extend_from_slice(&chunk[..k]);
-                if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-                    let head = String::from_utf8_lossy(&buf[..end]).to_lowercase();
-                    let len: usize = head
-                        .lines()
-                        .find_map(|l| l.strip_prefix("content-length:"))
-                        .and_then(|v| v.trim().parse().ok())
-                        .unwrap_or(0);
-                    while buf.len() < end + 4 + len {
-                        let k = stream.read(&mut chunk).unwrap_or(0);
-                        if k == 0 {
-                            break;
-                        }
-                        buf.extend_from_slice(&chunk[..k]);
-                    }
-                    break Some(String::from_utf8_lossy(&buf[end + 4..]).into_owned());
-                }
-            };
-            let Some(body) = body else { continue };
-            seen.lock().unwrap().push(body);
-            let (status, text) = &script[n.min(script.len() - 1)];
-            n += 1;
-            let resp = format!(
-                "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{text}",
-                text.len()
-            );
-            let _ = stream.write_all(resp.as_bytes());
-        }
-    });
-    FakeLlm { addr, requests }
-}
-
-fn chat(content: &Value) -> String {
-    json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": content.to_string()}}]})
-        .to_string()
 }
 
 fn llm_run(lake: &Path, base: &str, run_id: &str) -> std::process::Output {

@@ -5,7 +5,11 @@
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use serde_json::Value;
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
 
 /// The real recorded corpus: `$DOSSIER_REAL_SOURCES`, else `../shared/real-sources` beside
 /// the checkout. When it is absent the calling test says on one line that it skipped and
@@ -209,3 +213,65 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// A loopback OpenAI-compatible endpoint: answers each POST with the next scripted
+/// (status, body) and keeps the request bodies.
+pub struct FakeLlm {
+    pub addr: String,
+    pub requests: Arc<Mutex<Vec<String>>>,
+}
+
+pub fn fake_llm(script: Vec<(u16, String)>) -> FakeLlm {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = format!("http://{}/v1", listener.local_addr().unwrap());
+    let requests = Arc::new(Mutex::new(Vec::new()));
+    let seen = requests.clone();
+    std::thread::spawn(move || {
+        let mut n = 0;
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut buf = Vec::new();
+            let mut chunk = [0u8; 65536];
+            let body = loop {
+                let k = stream.read(&mut chunk).unwrap_or(0);
+                if k == 0 {
+                    break None;
+                }
+                buf.extend_from_slice(&chunk[..k]);
+                if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                    let head = String::from_utf8_lossy(&buf[..end]).to_lowercase();
+                    let len: usize = head
+                        .lines()
+                        .find_map(|l| l.strip_prefix("content-length:"))
+                        .and_then(|v| v.trim().parse().ok())
+                        .unwrap_or(0);
+                    while buf.len() < end + 4 + len {
+                        let k = stream.read(&mut chunk).unwrap_or(0);
+                        if k == 0 {
+                            break;
+                        }
+                        buf.extend_from_slice(&chunk[..k]);
+                    }
+                    break Some(String::from_utf8_lossy(&buf[end + 4..]).into_owned());
+                }
+            };
+            let Some(body) = body else { continue };
+            seen.lock().unwrap().push(body);
+            let (status, text) = &script[n.min(script.len() - 1)];
+            n += 1;
+            let resp = format!(
+                "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{text}",
+                text.len()
+            );
+            let _ = stream.write_all(resp.as_bytes());
+        }
+    });
+    FakeLlm { addr, requests }
+}
+
+/// A chat-completions response whose message content is `content` as JSON text.
+pub fn chat(content: &Value) -> String {
+    json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": content.to_string()}}]})
+        .to_string()
+}
+

@@ -302,7 +302,7 @@ impl TimePoint {
 
 fn time_unit(w: &str) -> Option<f64> {
     Some(match w {
-        "day" | "days" | "d" => 1.0,
+        "day" | "days" | "d" | "night" | "nights" => 1.0,
         "week" | "weeks" | "wk" | "wks" | "w" => 7.0,
         "month" | "months" | "mo" | "mos" => 30.44,
         "year" | "years" | "yr" | "yrs" => 365.25,

@@ -17,6 +17,7 @@
 //! one is configured. Pure.
 
 pub mod binder;
+mod table;
 pub mod tables;
 mod text;
 
@@ -202,12 +203,13 @@ const GENERIC: &[&str] = &[
     "who", "on", "to", "at", "by", "or", "all", "n", "fas", "itt", "mitt", "population",
     "set", "analysis", "full", "safety", "cohort", "was", "were", "is", "are", "dose",
     "doses", "mg", "kg", "daily", "weekly", "every", "once", "twice", "qw", "q2w", "q4w",
-    "qd", "bid", "tid", "week", "weeks", "day", "days", "vs", "versus", "plus",
+    "qd", "bid", "tid", "week", "weeks", "day", "days", "vs", "versus", "plus", "other",
 ];
 
 /// Comparator groups a text names without naming the asset.
 const COMPARATORS: &[&str] = &[
     "placebo", "pbo", "chemotherapy", "dacarbazine", "paclitaxel", "docetaxel", "vehicle",
+    "mtx", "methotrexate",
     "sham", "control", "comparator", "standard", "soc", "bsc", "usual", "observation",
 ];
 
@@ -636,6 +638,16 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
     }
     let verdict = match cells {
         Some(cells) => structured(c, cells, scope.expect("cells come from a scope"), &r.source_id, cx),
+        None if bare => {
+            // a bare number at a text place is read in its field's text
+            let field_text = r
+                .locators
+                .iter()
+                .position(|l| *l == place)
+                .map(|i| r.field_text(i))
+                .unwrap_or(quote);
+            text::text(c, &Text::new(field_text), r, scope, cx)
+        }
         None => text::text(c, &qt, r, scope, cx),
     };
     if let Entailment::Fails(..) = verdict {
@@ -761,6 +773,23 @@ fn structured_one(c: &Claim, cell: &Cell, scope: &Scope, sid: &str, cx: &Context
                 cell.arm, c.asset
             ));
         }
+        // "Placebo->OL CZP 200 mg Q2W" is the placebo-switch group, not "CZP 200 mg Q2W"
+        if let Some(a) = c.arm.as_deref().filter(|a| !a.trim().is_empty()) {
+            let cw = distinctive(a);
+            let comp = |ws: &[String]| -> Vec<String> {
+                ws.iter().filter(|w| COMPARATORS.contains(&w.as_str())).cloned().collect()
+            };
+            let (mine, theirs) = (comp(&cw), comp(&distinctive(&cell.arm)));
+            if mine != theirs && !(mine.is_empty() && theirs.is_empty()) {
+                return Entailment::Fails(
+                    Rule::Arm,
+                    format!(
+                        "the record gives this number for the group {:?}, not for {a:?}",
+                        cell.arm
+                    ),
+                );
+            }
+        }
         let want = doses(c.arm.as_deref().unwrap_or(""), cx.units);
         let have = doses(&cell.arm, cx.units);
         if !want.is_empty() && !have.is_empty() && !want.iter().all(|d| have.contains(d)) {
@@ -811,13 +840,15 @@ fn structured_one(c: &Claim, cell: &Cell, scope: &Scope, sid: &str, cx: &Context
             format!("the record gives this number for {:?}, not for {e:?}", cell.endpoint),
         );
     }
-    // time point
-    let claim_tp = claim_time_points(&format!(
-        "{} {}",
-        c.endpoint.as_deref().unwrap_or(""),
-        c.population.as_deref().unwrap_or("")
-    ));
-    let cell_tp = claim_time_points(&format!("{} {}", cell.endpoint, cell.population));
+    // time point: the claim's endpoint names it (a population's ages are none); a class
+    // titled by a time point ("6 months") is more precise than the outcome's time frame
+    let claim_tp = claim_time_points(c.endpoint.as_deref().unwrap_or(""));
+    let class_tp = claim_time_points(&cell.population);
+    let cell_tp = if class_tp.is_empty() {
+        claim_time_points(&cell.endpoint)
+    } else {
+        class_tp
+    };
     if !claim_tp.is_empty()
         && !cell_tp.is_empty()
         && !claim_tp.iter().any(|a| cell_tp.iter().any(|b| a.same(*b)))
@@ -842,6 +873,24 @@ fn structured_one(c: &Claim, cell: &Cell, scope: &Scope, sid: &str, cx: &Context
             ))
             .map_or(1, HashSet::len);
         let pop_is_time = !claim_time_points(&cell.population).is_empty();
+        // a group that is a cohort of ages or weights is a subgroup of the study
+        let cohort = |s: &str| {
+            words(s)
+                .iter()
+                .any(|w| matches!(w.as_str(), "cohort" | "age" | "aged" | "weight" | "years" | "kg"))
+        };
+        if overall(c.population.as_deref())
+            && cohort(&cell.arm)
+            && !c.arm.as_deref().is_some_and(cohort)
+        {
+            return Entailment::Fails(
+                Rule::Population,
+                format!(
+                    "the record gives this number for the group {:?}, a subgroup, not for all patients",
+                    cell.arm
+                ),
+            );
+        }
         if overall(c.population.as_deref()) {
             if classes > 1 && !cell.population.is_empty() && !pop_is_time && !overall(Some(&cell.population)) {
                 return Entailment::Fails(
@@ -854,7 +903,7 @@ fn structured_one(c: &Claim, cell: &Cell, scope: &Scope, sid: &str, cx: &Context
             }
         } else {
             let want = distinctive(c.population.as_deref().unwrap_or(""));
-            let have = distinctive(&format!("{} {}", cell.population, cell.endpoint));
+            let have = distinctive(&format!("{} {} {}", cell.population, cell.endpoint, cell.arm));
             if !want.iter().any(|w| have.contains(w)) {
                 return Entailment::Fails(
                     Rule::Population,

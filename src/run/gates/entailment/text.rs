@@ -33,13 +33,23 @@ fn mentions(t: &Text<'_>, claimed: &[String], others: &[String]) -> Vec<Mention>
         if tok.kind != Kind::Word {
             continue;
         }
+        // "placebo-controlled trials" name a design, "the non-MTX stratum" and "the
+        // MTX stratum" a population, not a group
+        if (t.tokens.get(i + 1).is_some_and(|x| x.text == "-")
+            && t.word(i + 2).is_some_and(|w| w == "controlled"))
+            || (i >= 2 && t.tokens[i - 1].text == "-" && t.word(i - 2) == Some("non"))
+            || t.word(i + 1).is_some_and(|w| matches!(w, "stratum" | "strata" | "subgroup" | "cohort"))
+        {
+            continue;
+        }
         let w = if tok.lower == "pbo" {
             "placebo"
         } else {
             tok.lower.as_str()
         };
-        let claimed_hit = claimed.iter().any(|c| c == w);
-        let other_hit = !claimed_hit && (others.iter().any(|c| c == w) || drug_like(w));
+        let claimed_hit = claimed.iter().any(|c| names(w, c, tok.text));
+        let other_hit = !claimed_hit
+            && (others.iter().any(|c| names(w, c, tok.text)) || drug_like(w));
         if claimed_hit || other_hit {
             // one mention per run of words of the same side ("certolizumab pegol")
             if let Some(last) = out.last_mut()
@@ -85,19 +95,58 @@ fn bind_arm<'m>(t: &Text<'_>, at: usize, ms: &'m [Mention]) -> Result<Option<&'m
             .min_by_key(|m| (m.at.abs_diff(at), m.at < at))
             .copied());
     }
-    if let Some(o) = outer(t, at)
-        && let Some(m) = ms.iter().rev().find(|m| o.contains(&m.at) && m.at < at)
+    if t.tokens[at].depth > 0
+        && let Some(open) = (0..at).rev().find(|&k| t.tokens[k].depth < t.tokens[at].depth)
+        && let Some(m) = ms.iter().find(|m| m.at + 1 == open)
     {
-        // "dacarbazine (1000 mg per square meter)": the group before the parenthesis
+        // "dacarbazine (1000 mg per square meter)": the group just before the parenthesis
         return Ok(Some(m));
     }
     if distinct.iter().all(|m| m.claimed) {
         return Ok(distinct.first().copied());
     }
+    // another group named outside the number's clause does not take the number
     if distinct.len() == 1 {
-        return Ok(Some(distinct[0]));
+        return Ok(None);
     }
     Err(())
+}
+
+/// Whether word `w` (written `text`) names `c`: the same word, or a capitalized name
+/// with a footnote mark glued on ("HUMIRAc", "MTXb").
+fn names(w: &str, c: &str, text: &str) -> bool {
+    w == c
+        || (w.len() > c.len()
+            && w.len() - c.len() <= 2
+            && w.starts_with(c)
+            && text[..c.len()].chars().all(|ch| !ch.is_lowercase()))
+}
+
+/// The column of a table header that names the claimed arm best: named words count for
+/// it, other groups' names against it. None when no column names it or two tie.
+fn best_column(labels: &[String], claimed: &[String], others: &[String]) -> Option<usize> {
+    let score = |label: &str| -> i32 {
+        let t = Text::new(label);
+        t.tokens
+            .iter()
+            .filter(|x| x.kind == Kind::Word)
+            .map(|x| {
+                let w = x.lower.as_str();
+                if claimed.iter().any(|c| names(w, c, x.text)) {
+                    2
+                } else if others.iter().any(|c| names(w, c, x.text)) || drug_like(w) {
+                    -1
+                } else {
+                    0
+                }
+            })
+            .sum()
+    };
+    let scores: Vec<i32> = labels.iter().map(|l| score(l)).collect();
+    let best = *scores.iter().max()?;
+    (best > 0 && scores.iter().filter(|s| **s == best).count() == 1)
+        .then(|| scores.iter().position(|s| *s == best))
+        .flatten()
 }
 
 /// Stems that international nonproprietary names end with: a word ending so is another
@@ -421,6 +470,8 @@ pub(super) fn text(
                 claim_concepts: &claim_concepts,
                 check_arm,
                 arm_level,
+                claimed: &claimed,
+                others: &others,
                 cx,
                 record: r,
             };
@@ -460,6 +511,8 @@ struct Binding<'a, 't> {
     claim_concepts: &'a [&'a str],
     check_arm: bool,
     arm_level: bool,
+    claimed: &'a [String],
+    others: &'a [String],
     cx: &'a Context<'a>,
     /// The cited record (read only when a named population is not quoted).
     record: &'a EvidenceRecord,
@@ -512,8 +565,68 @@ impl Binding<'_, '_> {
                 );
             }
         }
-        // arm
-        if self.check_arm {
+        let table = super::table::read(t, at, Lexicon::endpoints());
+        // arm: in a table, by its column; in a sentence, by the binder
+        let mut arm_read = false;
+        // the value may name the number's group itself ("4% (placebo)")
+        let local_words: Vec<String> = match &local.arm {
+            Some(l) if !l.claimed => vec![l.word.to_lowercase()],
+            _ => self.claimed.to_vec(),
+        };
+        // a header without counts: its groups, in order, are the columns
+        let by_mentions: Option<(usize, Vec<String>)> = table.as_ref().and_then(|tc| {
+            if tc.column.is_some() {
+                return None;
+            }
+            // the claimed arm is one column however often its words recur
+            let mut heads: Vec<String> = Vec::new();
+            let mut keys: Vec<String> = Vec::new();
+            for m in self.ms.iter().filter(|m| m.at < tc.row_start) {
+                let key = if m.claimed { String::new() } else { m.word.to_lowercase() };
+                if !keys.contains(&key) {
+                    keys.push(key);
+                    heads.push(m.word.clone());
+                }
+            }
+            (heads.len() >= 2 && heads.len() == tc.cells).then(|| (tc.index, heads))
+        });
+        if self.check_arm
+            && let Some((col, labels)) = table
+                .as_ref()
+                .and_then(|c| c.column.as_ref())
+                .or(by_mentions.as_ref())
+        {
+            arm_read = true;
+            let others: Vec<String> = self
+                .others
+                .iter()
+                .chain(self.claimed.iter())
+                .filter(|w| !local_words.contains(w))
+                .cloned()
+                .collect();
+            match best_column(labels, &local_words, &others) {
+                Some(b) if b != *col => {
+                    return Entailment::Fails(
+                        Rule::Arm,
+                        format!(
+                            "in the table {n} is in the column {:?}, not in {:?} ({})",
+                            labels[*col],
+                            labels[b],
+                            claimed_name(c)
+                        ),
+                    );
+                }
+                Some(_) => {}
+                None => {
+                    undecided = Some(format!(
+                        "no column of the table's header ({}) names {}",
+                        labels.join(" | "),
+                        claimed_name(c)
+                    ));
+                }
+            }
+        }
+        if self.check_arm && !arm_read {
             let chosen = match bind_arm(t, at, self.ms) {
                 Ok(m) => m,
                 Err(()) => {
@@ -639,8 +752,18 @@ impl Binding<'_, '_> {
                 _ => {}
             }
         }
-        // time point
-        if !self.claim_tp.is_empty() {
+        // time point: a table cell's own, else the clause's
+        if let (Some(tp), false) = (
+            table.as_ref().and_then(|c| c.time_point),
+            self.claim_tp.is_empty(),
+        ) {
+            if !self.claim_tp.iter().any(|a| a.same(tp)) {
+                return Entailment::Fails(
+                    Rule::TimePoint,
+                    format!("in the table {n} is under another time point (day {:.0})", tp.days),
+                );
+            }
+        } else if !self.claim_tp.is_empty() {
             let skip = |i: &usize| *i != at;
             let here: Vec<TimePoint> = ranges
                 .iter()
@@ -684,8 +807,9 @@ impl Binding<'_, '_> {
             .find(|x| x.kind == Kind::Word && SUBGROUP.contains(&x.lower.as_str()))
             .map(|x| x.text);
         if overall(c.population.as_deref()) {
+            const STRONG: &[&str] = &["subgroup", "subgroups", "subset", "stratum", "strata", "subpopulation"];
             if let Some(q) = qualifier
-                && self.arm_level
+                && (self.arm_level || STRONG.contains(&q.to_lowercase().as_str()))
             {
                 return Entailment::Fails(
                     Rule::Population,

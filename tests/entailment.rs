@@ -1,0 +1,322 @@
+//! The entailment gate against the analyst-labelled (claim, quote) sets in
+//! tests/entailment/, and the independent judge against a loopback endpoint.
+//!
+//! A set line is `{"kind", "expect": "reject"|"accept", "rule", "why", "claim"}`; the
+//! claim goes through `dossier verify` as anyone's claim would. The figures printed here
+//! are the ones `bench/entailment_score.sh` prints.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use common::*;
+
+/// Per kind: wrong claims, of them rejected; true claims, of them rejected.
+#[derive(Default, Debug, Clone, Copy)]
+struct Tally {
+    wrong: usize,
+    wrong_rejected: usize,
+    true_: usize,
+    true_rejected: usize,
+}
+
+fn set(name: &str) -> Vec<Value> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/entailment").join(name);
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{name}: {e}: {l}")))
+        .collect()
+}
+
+/// Runs the set's claims through `dossier verify` and tallies the verdicts per kind;
+/// also returns the lines judged otherwise than the analyst did.
+fn score(lake: &Path, pairs: &[Value]) -> (BTreeMap<String, Tally>, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("claims.jsonl");
+    let text: String = pairs.iter().map(|p| format!("{}\n", p["claim"])).collect();
+    std::fs::write(&file, text).unwrap();
+    let out = verify(lake, &file);
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "verify failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let verdicts = json_lines(&out.stdout);
+    assert_eq!(verdicts.len(), pairs.len(), "one verdict per claim");
+    let mut tally: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut misses = Vec::new();
+    for (p, v) in pairs.iter().zip(&verdicts) {
+        assert_eq!(v["id"], p["claim"]["id"]);
+        let rejected = s(v, "verdict") == "rejected";
+        let wrong = s(p, "expect") == "reject";
+        let t = tally.entry(s(p, "kind").to_string()).or_default();
+        if wrong {
+            t.wrong += 1;
+            t.wrong_rejected += usize::from(rejected);
+        } else {
+            t.true_ += 1;
+            t.true_rejected += usize::from(rejected);
+        }
+        if rejected != wrong {
+            misses.push(format!(
+                "{} ({}): analyst {}, gate {} — {}",
+                s(&p["claim"], "id"),
+                s(p, "kind"),
+                s(p, "expect"),
+                s(v, "verdict"),
+                s(v, "reason")
+            ));
+        }
+        if rejected {
+            // a rejection always names its gate, and an entailment one its rule in words
+            let gates = v["gates_failed"].as_array().unwrap();
+            assert!(!gates.is_empty(), "{v}");
+            if gates.iter().any(|g| g == "entailment") {
+                assert!(v["rule"].is_string(), "{v}");
+                assert!(s(v, "reason").contains(": "), "{v}");
+            }
+        }
+    }
+    (tally, misses)
+}
+
+fn total(t: &BTreeMap<String, Tally>) -> Tally {
+    t.values().fold(Tally::default(), |a, b| Tally {
+        wrong: a.wrong + b.wrong,
+        wrong_rejected: a.wrong_rejected + b.wrong_rejected,
+        true_: a.true_ + b.true_,
+        true_rejected: a.true_rejected + b.true_rejected,
+    })
+}
+
+fn report(name: &str, t: &BTreeMap<String, Tally>, misses: &[String]) {
+    eprintln!("{name}: kind, wrong rejected/wrong, true rejected/true");
+    for (k, x) in t {
+        eprintln!(
+            "  {k:<12} {}/{} {}/{}",
+            x.wrong_rejected, x.wrong, x.true_rejected, x.true_
+        );
+    }
+    for m in misses {
+        eprintln!("  miss {m}");
+    }
+}
+
+/// The shares the issue sets for a held-out set, checked on ours: wrong claims accepted
+/// and true claims rejected, as fractions. Our own set is where the rules were tuned, so
+/// it must do at least as well as the goal for the held-out one, with the stated slack.
+fn assert_shares(name: &str, t: &BTreeMap<String, Tally>, max_wrong_accepted: f64, max_true_rejected: f64) {
+    let all = total(t);
+    let wrong_accepted = (all.wrong - all.wrong_rejected) as f64 / all.wrong.max(1) as f64;
+    let true_rejected = all.true_rejected as f64 / all.true_.max(1) as f64;
+    assert!(
+        wrong_accepted <= max_wrong_accepted,
+        "{name}: {:.1}% of the wrong claims accepted (at most {:.1}%)",
+        100.0 * wrong_accepted,
+        100.0 * max_wrong_accepted
+    );
+    assert!(
+        true_rejected <= max_true_rejected,
+        "{name}: {:.1}% of the true claims rejected (at most {:.1}%)",
+        100.0 * true_rejected,
+        100.0 * max_true_rejected
+    );
+}
+
+#[test]
+fn the_fixture_pairs_are_judged_as_the_analyst_judged_them() {
+    let lake = fixture_snapshot();
+    let pairs = set("fixtures.jsonl");
+    assert!(pairs.len() >= 90);
+    let (t, misses) = score(lake.path(), &pairs);
+    report("fixtures", &t, &misses);
+    // every kind the issue names is in the set, with true claims beside the wrong ones
+    for k in [
+        "arm_swap", "comparator", "unit", "time_point", "population", "direction", "dose",
+        "wrong_asset", "identifier", "wrong_field", "bare_number",
+    ] {
+        let x = t.get(k).unwrap_or_else(|| panic!("no {k} pairs"));
+        assert!(x.wrong > 0 && x.true_ > 0, "{k}: {x:?}");
+    }
+    assert_shares("fixtures", &t, 0.10, 0.0);
+}
+
+#[test]
+fn the_real_corpus_pairs_are_judged_as_the_analyst_judged_them() {
+    let Some(real) = real_sources() else { return };
+    let lake = real_snapshot(&real);
+    let mut pairs = set("real_other.jsonl");
+    let efficacy = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/entailment/real_efficacy.jsonl");
+    if efficacy.is_file() {
+        pairs.extend(set("real_efficacy.jsonl"));
+    }
+    let (t, misses) = score(lake.path(), &pairs);
+    report("real", &t, &misses);
+    assert_shares("real", &t, 0.10, 0.02);
+}
+
+/// A copy of the fixtures with one more press page, whose sentence gives a rate after
+/// naming two time points: the rules cannot tell which one the rate is for.
+fn ambiguous_snapshot() -> tempfile::TempDir {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let work = tempfile::tempdir().unwrap();
+    let import = work.path().join("import");
+    copy_dir(&fixtures.join("import"), &import);
+    std::fs::write(
+        import.join("press/halcyon-2026-04-01-zelnorib-update.html"),
+        "<html><head><title>Zelnorib update</title></head><body>\
+         <p>Responses to zelnorib were assessed at week 12 and at week 48; the response rate was 58.1% with zelnorib.</p>\
+         </body></html>",
+    )
+    .unwrap();
+    std::fs::write(
+        import.join("press/halcyon-2026-04-01-zelnorib-update.html.source.toml"),
+        "url = \"https://investors.halcyon-tx.example/news/2026-04-01-zelnorib-update\"\n\
+         retrieved_at = \"2026-04-02T06:00:00Z\"\ncutoff_date = \"2026-04-01\"\n",
+    )
+    .unwrap();
+    let lake = work.path().join("lake");
+    snapshot(&lake, &fixtures.join("portfolio.toml"), &import);
+    work
+}
+
+fn ambiguous_claim() -> Value {
+    json!({
+        "id": "amb-1", "asset": "zelnorib", "field": "efficacy.value", "value": "58.1%",
+        "unit": "%", "endpoint": "major molecular response at week 48", "label": "fact",
+        "source": "https://investors.halcyon-tx.example/news/2026-04-01-zelnorib-update",
+        "quote": "Responses to zelnorib were assessed at week 12 and at week 48; the response rate was 58.1% with zelnorib.",
+        "locator": null
+    })
+}
+
+fn verify_with(lake: &Path, claims: &Path, judge: Option<&str>) -> Vec<Value> {
+    let mut cmd = dossier();
+    cmd.args(["--lake", lake.to_str().unwrap(), "verify", "--snapshot", "latest", "--claims"])
+        .arg(claims)
+        .env_remove("DOSSIER_JUDGE_BASE_URL")
+        .env_remove("DOSSIER_JUDGE_MODEL");
+    if let Some(base) = judge {
+        cmd.args(["--judge-base-url", base, "--judge-model", "judge-model"]);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json_lines(&out.stdout)
+}
+
+#[test]
+fn what_the_rules_leave_undecided_goes_to_the_judge_whose_verdict_stands_and_replays() {
+    let work = ambiguous_snapshot();
+    let lake = work.path().join("lake");
+    let claims = work.path().join("claims.jsonl");
+    std::fs::write(&claims, format!("{}\n", ambiguous_claim())).unwrap();
+
+    // without a judge: accepted, and marked undecided with the reason
+    let v = &verify_with(&lake, &claims, None)[0];
+    assert_eq!(s(v, "verdict"), "accepted", "{v}");
+    assert_eq!(s(v, "entailment"), "undecided", "{v}");
+    assert!(s(v, "undecided").contains("several time points"), "{v}");
+
+    // with a judge that says it fails: rejected by the entailment gate, rule judge
+    let fake = fake_llm(vec![(
+        200,
+        chat(&json!({"verdict": "fails", "reason": "the 58.1% is not tied to week 48"})),
+    )]);
+    let v = &verify_with(&lake, &claims, Some(&fake.addr))[0];
+    assert_eq!(s(v, "verdict"), "rejected", "{v}");
+    assert_eq!(v["gates_failed"], json!(["entailment"]));
+    assert_eq!(s(v, "rule"), "judge");
+    assert_eq!(s(v, "judged_by"), "judge-model");
+    assert!(s(v, "reason").contains("not tied to week 48"), "{v}");
+    let requests = fake.requests.lock().unwrap().clone();
+    assert_eq!(requests.len(), 1);
+    // the judge sees the claim, the quote and the record text around it
+    let body: Value = serde_json::from_str(&requests[0]).unwrap();
+    assert_eq!(s(&body, "model"), "judge-model");
+    let user: Value =
+        serde_json::from_str(body["messages"][1]["content"].as_str().unwrap()).unwrap();
+    assert_eq!(s(&user["claim"], "value"), "58.1%");
+    assert!(s(&user, "record_text").contains("assessed at week 12"));
+
+    // the verdict is memoized: a rerun replays it with no endpoint at all
+    let dead = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        format!("http://{}/v1", l.local_addr().unwrap())
+    };
+    let again = &verify_with(&lake, &claims, Some(&dead))[0];
+    assert_eq!(again, v);
+
+    // claims the rules decide never reach the judge
+    let fake2 = fake_llm(vec![(500, "{}".into())]);
+    let decided = work.path().join("decided.jsonl");
+    let mut c = ambiguous_claim();
+    c["id"] = json!("amb-2");
+    c["endpoint"] = json!("major molecular response at week 24");
+    std::fs::write(&decided, format!("{c}\n")).unwrap();
+    let v = &verify_with(&lake, &decided, Some(&fake2.addr))[0];
+    assert_eq!(s(v, "verdict"), "rejected", "{v}");
+    assert_eq!(s(v, "rule"), "time_point", "{v}");
+    assert!(fake2.requests.lock().unwrap().is_empty());
+}
+
+#[test]
+fn in_a_run_the_judge_decides_the_llm_claims_the_rules_cannot_and_tables_name_the_rule() {
+    let work = ambiguous_snapshot();
+    let lake = work.path().join("lake");
+    // one scripted endpoint serves both the reasoner and the judge, told apart by model
+    let reasoner_answer = chat(&json!({"claims": [{
+        "field": "efficacy.value", "value": "58.1", "unit": "%", "label": "fact",
+        "endpoint": "major molecular response at week 48",
+        "source": "https://investors.halcyon-tx.example/news/2026-04-01-zelnorib-update",
+        "quote": "Responses to zelnorib were assessed at week 12 and at week 48; the response rate was 58.1% with zelnorib.",
+    }]}));
+    let judge_answer = chat(&json!({"verdict": "fails", "reason": "the rate's time point is not stated"}));
+    let fake = fake_llm(vec![(200, reasoner_answer), (200, judge_answer)]);
+    let run = |extra: &[&str]| {
+        dossier()
+            .args(["--lake", lake.to_str().unwrap(), "run", "--assets", "zelnorib"])
+            .args(["--reasoner", "llm", "--llm-base-url", &fake.addr, "--llm-model", "reasoner-model"])
+            .args(["--llm-budget", "3000", "--run-id", "judged"])
+            .args(extra)
+            .env_remove("DOSSIER_LLM_API_KEY")
+            .env_remove("DOSSIER_JUDGE_MODEL")
+            .output()
+            .unwrap()
+    };
+    // the judge may not be the reasoner's own model
+    let same = run(&["--judge-base-url", &fake.addr, "--judge-model", "reasoner-model"]);
+    assert_eq!(same.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&same.stderr).contains("does not grade its own work"),
+        "{}",
+        String::from_utf8_lossy(&same.stderr)
+    );
+    let out = run(&["--judge-base-url", &fake.addr, "--judge-model", "judge-model"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows = sql_json(
+        &lake,
+        "select gate, rule, reason from rejections where run_id = 'judged' and gate = 'entailment'",
+    );
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(s(&rows[0], "rule"), "judge");
+    assert!(s(&rows[0], "reason").contains("time point is not stated"));
+    // the extractive claims the rules decided carry their finding in `claims`
+    let counts = sql_json(
+        &lake,
+        "select entailment, count(*) n from claims where run_id = 'judged' and label = 'fact' group by entailment order by entailment",
+    );
+    assert!(
+        counts.iter().any(|r| s(r, "entailment") == "holds"),
+        "{counts:?}"
+    );
+    assert_eq!(fake.requests.lock().unwrap().len(), 2, "one reasoner call, one judge call");
+}
