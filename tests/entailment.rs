@@ -24,7 +24,9 @@ struct Tally {
 }
 
 fn set(name: &str) -> Vec<Value> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/entailment").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/entailment")
+        .join(name);
     std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .lines()
@@ -110,7 +112,12 @@ fn report(name: &str, t: &BTreeMap<String, Tally>, misses: &[String]) {
 /// The shares the issue sets for a held-out set, checked on ours: wrong claims accepted
 /// and true claims rejected, as fractions. Our own set is where the rules were tuned, so
 /// it must do at least as well as the goal for the held-out one, with the stated slack.
-fn assert_shares(name: &str, t: &BTreeMap<String, Tally>, max_wrong_accepted: f64, max_true_rejected: f64) {
+fn assert_shares(
+    name: &str,
+    t: &BTreeMap<String, Tally>,
+    max_wrong_accepted: f64,
+    max_true_rejected: f64,
+) {
     let all = total(t);
     let wrong_accepted = (all.wrong - all.wrong_rejected) as f64 / all.wrong.max(1) as f64;
     let true_rejected = all.true_rejected as f64 / all.true_.max(1) as f64;
@@ -137,8 +144,17 @@ fn the_fixture_pairs_are_judged_as_the_analyst_judged_them() {
     report("fixtures", &t, &misses);
     // every kind the issue names is in the set, with true claims beside the wrong ones
     for k in [
-        "arm_swap", "comparator", "unit", "time_point", "population", "direction", "dose",
-        "wrong_asset", "identifier", "wrong_field", "bare_number",
+        "arm_swap",
+        "comparator",
+        "unit",
+        "time_point",
+        "population",
+        "direction",
+        "dose",
+        "wrong_asset",
+        "identifier",
+        "wrong_field",
+        "bare_number",
     ] {
         let x = t.get(k).unwrap_or_else(|| panic!("no {k} pairs"));
         assert!(x.wrong > 0 && x.true_ > 0, "{k}: {x:?}");
@@ -151,7 +167,8 @@ fn the_real_corpus_pairs_are_judged_as_the_analyst_judged_them() {
     let Some(real) = real_sources() else { return };
     let lake = real_snapshot(&real);
     let mut pairs = set("real_other.jsonl");
-    let efficacy = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/entailment/real_efficacy.jsonl");
+    let efficacy =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/entailment/real_efficacy.jsonl");
     if efficacy.is_file() {
         pairs.extend(set("real_efficacy.jsonl"));
     }
@@ -197,10 +214,17 @@ fn ambiguous_claim() -> Value {
 
 fn verify_with(lake: &Path, claims: &Path, judge: Option<&str>) -> Vec<Value> {
     let mut cmd = dossier();
-    cmd.args(["--lake", lake.to_str().unwrap(), "verify", "--snapshot", "latest", "--claims"])
-        .arg(claims)
-        .env_remove("DOSSIER_JUDGE_BASE_URL")
-        .env_remove("DOSSIER_JUDGE_MODEL");
+    cmd.args([
+        "--lake",
+        lake.to_str().unwrap(),
+        "verify",
+        "--snapshot",
+        "latest",
+        "--claims",
+    ])
+    .arg(claims)
+    .env_remove("DOSSIER_JUDGE_BASE_URL")
+    .env_remove("DOSSIER_JUDGE_MODEL");
     if let Some(base) = judge {
         cmd.args(["--judge-base-url", base, "--judge-model", "judge-model"]);
     }
@@ -279,12 +303,26 @@ fn in_a_run_the_judge_decides_the_llm_claims_the_rules_cannot_and_tables_name_th
         "source": "https://investors.halcyon-tx.example/news/2026-04-01-zelnorib-update",
         "quote": "Responses to zelnorib were assessed at week 12 and at week 48; the response rate was 58.1% with zelnorib.",
     }]}));
-    let judge_answer = chat(&json!({"verdict": "fails", "reason": "the rate's time point is not stated"}));
+    let judge_answer =
+        chat(&json!({"verdict": "fails", "reason": "the rate's time point is not stated"}));
     let fake = fake_llm(vec![(200, reasoner_answer), (200, judge_answer)]);
     let run = |extra: &[&str]| {
         dossier()
-            .args(["--lake", lake.to_str().unwrap(), "run", "--assets", "zelnorib"])
-            .args(["--reasoner", "llm", "--llm-base-url", &fake.addr, "--llm-model", "reasoner-model"])
+            .args([
+                "--lake",
+                lake.to_str().unwrap(),
+                "run",
+                "--assets",
+                "zelnorib",
+            ])
+            .args([
+                "--reasoner",
+                "llm",
+                "--llm-base-url",
+                &fake.addr,
+                "--llm-model",
+                "reasoner-model",
+            ])
             .args(["--llm-budget", "3000", "--run-id", "judged"])
             .args(extra)
             .env_remove("DOSSIER_LLM_API_KEY")
@@ -293,15 +331,29 @@ fn in_a_run_the_judge_decides_the_llm_claims_the_rules_cannot_and_tables_name_th
             .unwrap()
     };
     // the judge may not be the reasoner's own model
-    let same = run(&["--judge-base-url", &fake.addr, "--judge-model", "reasoner-model"]);
+    let same = run(&[
+        "--judge-base-url",
+        &fake.addr,
+        "--judge-model",
+        "reasoner-model",
+    ]);
     assert_eq!(same.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&same.stderr).contains("does not grade its own work"),
         "{}",
         String::from_utf8_lossy(&same.stderr)
     );
-    let out = run(&["--judge-base-url", &fake.addr, "--judge-model", "judge-model"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = run(&[
+        "--judge-base-url",
+        &fake.addr,
+        "--judge-model",
+        "judge-model",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let rows = sql_json(
         &lake,
         "select gate, rule, reason from rejections where run_id = 'judged' and gate = 'entailment'",
@@ -318,5 +370,30 @@ fn in_a_run_the_judge_decides_the_llm_claims_the_rules_cannot_and_tables_name_th
         counts.iter().any(|r| s(r, "entailment") == "holds"),
         "{counts:?}"
     );
-    assert_eq!(fake.requests.lock().unwrap().len(), 2, "one reasoner call, one judge call");
+    assert_eq!(
+        fake.requests.lock().unwrap().len(),
+        2,
+        "one reasoner call, one judge call"
+    );
+    // the report names the rule that dropped the claim, in words
+    let md = succeeds(
+        &lake,
+        &[
+            "report", "--run", "judged", "--asset", "zelnorib", "--format", "md",
+        ],
+    );
+    let dropped = md
+        .split("## Claims dropped by the entailment gate")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no dropped section:\n{md}"));
+    // Markdown escapes its punctuation: 58\.1
+    let row = dropped
+        .lines()
+        .find(|l| l.contains("58\\.1"))
+        .unwrap_or_else(|| panic!("the judged claim's row:\n{dropped}"));
+    assert!(
+        row.contains("the independent judge found that the quote does not say this"),
+        "{row}"
+    );
+    assert!(row.contains("time point is not stated"), "{row}");
 }

@@ -754,7 +754,12 @@ fn llm_claims_pass_the_same_gates_and_replay_from_the_journal() {
         .filter(|r| s(r, "value") == "49.0")
         .map(|r| s(r, "gate"))
         .collect();
-    assert_eq!(moved, ["binding", "binding"], "{rej:?}");
+    // both the binding check and the entailment gate (its arm rule) see the move
+    assert_eq!(
+        moved,
+        ["binding", "binding", "entailment", "entailment"],
+        "{rej:?}"
+    );
     assert!(rej.iter().any(|r| s(r, "field") == "llm.malformed"));
 
     // Replay: the endpoint is gone, the journal answers; the tables come out identical.

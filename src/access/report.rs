@@ -16,7 +16,9 @@ use crate::access::AccessError;
 use crate::access::comparison;
 use crate::access::present::{self, value_of};
 use crate::access::sql::RunRow;
-use crate::lake::tables::{CellChangeRow, ClaimRow, ProfileConflictRow, ProfileRow, Table};
+use crate::lake::tables::{
+    CellChangeRow, ClaimRow, ProfileConflictRow, ProfileRow, RejectionRow, Table,
+};
 use crate::run::profile;
 
 #[derive(
@@ -81,6 +83,9 @@ pub struct AssetPage {
     pub claims: BTreeMap<String, ClaimRow>,
     /// Title, URL and retrieval time of the records those inputs cite.
     pub sources: BTreeMap<String, SourceRef>,
+    /// The asset's claims the entailment gate dropped: a verbatim quote under a claim it
+    /// does not make.
+    pub dropped: Vec<RejectionRow>,
 }
 
 /// A catalog record as a citation shows it.
@@ -283,6 +288,25 @@ pub async fn load(
             .or_default()
             .conflicts
             .push(conflict);
+    }
+    // the claims the entailment gate dropped, with its rule
+    let dropped = ctx
+        .table("rejections")
+        .await?
+        .filter(col("run_id").eq(lit(run.run_id.clone())))?
+        .filter(col("gate").eq(lit("entailment")))?;
+    let dropped = match asset {
+        Some(a) => dropped.filter(col("asset_id").eq(lit(a.to_string())))?,
+        None => dropped,
+    };
+    for r in RejectionRow::from_batches(&dropped.collect().await?)? {
+        if let Some(page) = assets.get_mut(&r.asset_id) {
+            page.dropped.push(r);
+        }
+    }
+    for page in assets.values_mut() {
+        page.dropped
+            .sort_by(|a, b| (&a.field, &a.claim_id).cmp(&(&b.field, &b.claim_id)));
     }
     // the inputs of derived and inferred cells, and the records they cite
     let mut wanted: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -737,6 +761,29 @@ fn formula_words(f: &str) -> (&'static str, &str) {
 }
 
 /// The assumptions file (path, hash and key) an assumption claim was taken from.
+/// The entailment rule's words, from its machine name in `rejections.rule`.
+fn rule_words(rule: Option<&str>) -> &'static str {
+    rule.and_then(|r| r.parse::<crate::run::gates::Rule>().ok())
+        .map_or("another gate", |r| r.words())
+}
+
+/// What the entailment gate said of the cell's claim when it did not simply hold: no
+/// rule decided it, or the judge did.
+fn entailment_note(page: &AssetPage, c: &Cell) -> Option<String> {
+    let claim = c.claim_id.as_deref().and_then(|id| page.claims.get(id))?;
+    match (
+        claim.entailment.as_deref(),
+        claim.entailment_note.as_deref(),
+    ) {
+        (Some("undecided"), note) => Some(format!(
+            "Entailment undecided: {}",
+            note.unwrap_or("no rule could tell whether the quote says this")
+        )),
+        (Some("holds"), Some(note)) => Some(format!("Entailment holds ({note})")),
+        _ => None,
+    }
+}
+
 fn assumption_file(c: &ClaimRow) -> Option<&str> {
     c.locator
         .as_deref()
@@ -902,7 +949,28 @@ pub fn asset_html(run: &RunRow, asset: &str, page: &AssetPage) -> String {
                                                 ))
                                             }
                                             (inputs_html(page, c, &rows))
+                                            @if let Some(note) = entailment_note(page, c) { div class="entailment" { (note) } }
                                         }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                @if !page.dropped.is_empty() {
+                    section id="dropped" {
+                        h2 { "Claims dropped by the entailment gate" }
+                        p class="detail" { "Each quote is verbatim in its record; the claim is not what it says." }
+                        table class="dropped" {
+                            thead { tr { th { "Field" } th { "Value" } th { "Rule" } th { "Why" } th { "Quote" } } }
+                            tbody {
+                                @for r in &page.dropped {
+                                    tr data-rule=(r.rule.as_deref().unwrap_or("")) {
+                                        td { (short_field(&r.field)) }
+                                        td { span class="value" { (r.value) } }
+                                        td { (rule_words(r.rule.as_deref())) }
+                                        td { (r.reason) }
+                                        td { @if let Some(q) = &r.quote { blockquote class="quote" { (q) } } }
                                     }
                                 }
                             }
@@ -1210,6 +1278,9 @@ pub fn asset_md(run: &RunRow, asset: &str, page: &AssetPage) -> String {
             if let Some(book) = assumption_file(claim) {
                 evidence.push_str(&format!(" · from `{book}`"));
             }
+            if let Some(note) = entailment_note(page, c) {
+                evidence.push_str(&format!(" · _{}_", md_escape(&note)));
+            }
             for id in input_ids(claim) {
                 if let Some(i) = page.claims.get(id) {
                     let src = i.source_id.as_deref().and_then(|s| page.sources.get(s));
@@ -1241,6 +1312,24 @@ pub fn asset_md(run: &RunRow, asset: &str, page: &AssetPage) -> String {
             value,
             evidence
         ));
+    }
+    if !page.dropped.is_empty() {
+        out.push_str(
+            "\n## Claims dropped by the entailment gate\n\nEach quote is verbatim in its record; the claim is not what it says.\n\n| Field | Value | Rule | Why | Quote |\n|---|---|---|---|---|\n",
+        );
+        for r in &page.dropped {
+            out.push_str(&format!(
+                "| {} | {} | {} | {} | {} |\n",
+                md_escape(short_field(&r.field)),
+                md_escape(&r.value),
+                rule_words(r.rule.as_deref()),
+                md_escape(&r.reason),
+                r.quote
+                    .as_deref()
+                    .map(|q| format!("“{}”", md_escape(q)))
+                    .unwrap_or_default()
+            ));
+        }
     }
     if !page.conflicts.is_empty() {
         out.push_str(

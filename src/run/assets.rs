@@ -137,8 +137,12 @@ impl Step<'_> {
                 Some(c) => c.claims(input, out, &handle),
                 None => Ok((vec![], 0, 0)),
             };
-            let judge = judge.as_deref().map(|j| j as &dyn crate::run::gates::entailment::Judge);
-            reason_asset(&run_id, &asset_id, &manifest, &rows, &ev, &book, &llm_fn, judge)
+            let judge = judge
+                .as_deref()
+                .map(|j| j as &dyn crate::run::gates::entailment::Judge);
+            reason_asset(
+                &run_id, &asset_id, &manifest, &rows, &ev, &book, &llm_fn, judge,
+            )
         })
         .await?;
         for (table, b) in [
@@ -192,7 +196,12 @@ pub fn reason_asset(
     let mut claims = out.claims.clone();
     claims.extend(extra);
     let scope = crate::run::gates::Scope::new(
-        asset.names.iter().map(|n| n.to_string()).chain([asset_id.to_string()]).collect(),
+        asset
+            .names
+            .iter()
+            .map(|n| n.to_string())
+            .chain([asset_id.to_string()])
+            .collect(),
         entry
             .members
             .iter()

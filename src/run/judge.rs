@@ -82,7 +82,11 @@ pub struct Client {
 }
 
 impl Client {
-    pub fn new(cfg: &Config, journal: Journal, rt: tokio::runtime::Handle) -> Result<Client, Error> {
+    pub fn new(
+        cfg: &Config,
+        journal: Journal,
+        rt: tokio::runtime::Handle,
+    ) -> Result<Client, Error> {
         Ok(Client {
             model: cfg.model.clone(),
             chat: Chat::new(
@@ -208,12 +212,21 @@ mod tests {
 
     #[test]
     fn answers_are_read_strictly() {
-        assert_eq!(read_answer(r#"{"verdict":"holds","reason":"ok"}"#, "m"), Entailment::Holds);
+        assert_eq!(
+            read_answer(r#"{"verdict":"holds","reason":"ok"}"#, "m"),
+            Entailment::Holds
+        );
         assert!(matches!(
             read_answer("```json\n{\"verdict\":\"FAILS\",\"reason\":\"other arm\"}\n```", "m"),
             Entailment::Fails(Rule::Judge, r) if r == "m: other arm"
         ));
-        assert!(matches!(read_answer(r#"{"verdict":"maybe"}"#, "m"), Entailment::Undecided(_)));
-        assert!(matches!(read_answer("I think it holds", "m"), Entailment::Undecided(_)));
+        assert!(matches!(
+            read_answer(r#"{"verdict":"maybe"}"#, "m"),
+            Entailment::Undecided(_)
+        ));
+        assert!(matches!(
+            read_answer("I think it holds", "m"),
+            Entailment::Undecided(_)
+        ));
     }
 }

@@ -12,9 +12,9 @@ use crate::lake::Lake;
 use crate::lake::bundle;
 use crate::lake::manifest::SnapshotManifest;
 use crate::run::evidence::Evidence;
-use crate::run::{Journal, judge};
 use crate::run::gates::{self, Context, Gate, Scope, Verdict};
 use crate::run::reason::{self, Input};
+use crate::run::{Journal, judge};
 use crate::snapshot;
 
 /// The evidence index of a snapshot (every record whole, from its sources object).
@@ -39,7 +39,11 @@ pub async fn scopes(
     for id in assets {
         let (Some(entry), Some(asset)) = (
             manifest.assets.get(id),
-            manifest.portfolio.asset.iter().find(|a| a.id.as_str() == id),
+            manifest
+                .portfolio
+                .asset
+                .iter()
+                .find(|a| a.id.as_str() == id),
         ) else {
             continue;
         };
@@ -48,8 +52,17 @@ pub async fn scopes(
         let families: BTreeMap<_, _> = entry.families.iter().map(|(f, o)| (*f, o.status)).collect();
         let claims = reason::extractive(&Input::new(asset, &families, &rows)).claims;
         let mut scope = Scope::new(
-            asset.names.iter().map(|n| n.to_string()).chain([id.clone()]).collect(),
-            entry.members.iter().map(|m| (m.source_id.clone(), m.role)).collect(),
+            asset
+                .names
+                .iter()
+                .map(|n| n.to_string())
+                .chain([id.clone()])
+                .collect(),
+            entry
+                .members
+                .iter()
+                .map(|m| (m.source_id.clone(), m.role))
+                .collect(),
         );
         scope.bind(
             claims

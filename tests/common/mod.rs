@@ -274,4 +274,3 @@ pub fn chat(content: &Value) -> String {
     json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": content.to_string()}}]})
         .to_string()
 }
-

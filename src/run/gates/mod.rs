@@ -338,7 +338,12 @@ fn check_locator(ev: &Evidence, rec: usize, loc: &str, quote: &str) -> Result<()
 type Own = (Failures, Option<usize>, Option<usize>, Option<Found>);
 
 /// What the entailment gate found for one claim: state, failed rule, why undecided, judge.
-type Found = (EntailmentState, Option<Rule>, Option<String>, Option<String>);
+type Found = (
+    EntailmentState,
+    Option<Rule>,
+    Option<String>,
+    Option<String>,
+);
 
 fn check_with_entailment(c: &Claim, ev: &Evidence, cx: Option<&Context<'_>>) -> Own {
     let (mut f, rec, field) = check_own(c, ev);

@@ -169,7 +169,6 @@ impl Client {
             bundle_tokens,
         ))
     }
-
 }
 
 impl Chat {
@@ -192,10 +191,7 @@ impl Chat {
 
     /// POSTs the request under the shared retry policy (`Config::retry`).
     pub async fn call(&self, body: &str) -> Result<String, Error> {
-        let url = format!(
-            "{}/chat/completions",
-            self.base_url.trim_end_matches('/')
-        );
+        let url = format!("{}/chat/completions", self.base_url.trim_end_matches('/'));
         self.retry
             .run(&url, |_| self.attempt(&url, body))
             .await

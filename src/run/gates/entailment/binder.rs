@@ -51,7 +51,12 @@ impl<'a> Text<'a> {
                 while j < b.len() {
                     let d = s[j..].chars().next().unwrap_or(' ');
                     // "6mg" is a number and a unit; "V600E" and "q2w" stay one word
-                    if numeric_start && d.is_alphabetic() && s[start..j].bytes().all(|x| x.is_ascii_digit() || x == b'.' || x == b',') {
+                    if numeric_start
+                        && d.is_alphabetic()
+                        && s[start..j]
+                            .bytes()
+                            .all(|x| x.is_ascii_digit() || x == b'.' || x == b',')
+                    {
                         break;
                     }
                     if d.is_alphanumeric() {
@@ -68,7 +73,9 @@ impl<'a> Text<'a> {
                 }
                 let text = &s[start..j];
                 let kind = if text.as_bytes()[0].is_ascii_digit()
-                    && text.bytes().all(|x| x.is_ascii_digit() || x == b'.' || x == b',')
+                    && text
+                        .bytes()
+                        .all(|x| x.is_ascii_digit() || x == b'.' || x == b',')
                 {
                     Kind::Number
                 } else {
@@ -174,7 +181,16 @@ impl<'a> Text<'a> {
             t.depth > depth
                 || matches!(
                     t.lower.as_str(),
-                    "vs" | "versus" | "and" | "," | "/" | "." | "or" | "%" | "compared" | "with" | "-"
+                    "vs" | "versus"
+                        | "and"
+                        | ","
+                        | "/"
+                        | "."
+                        | "or"
+                        | "%"
+                        | "compared"
+                        | "with"
+                        | "-"
                 )
                 || crate::run::gates::entailment::tables::is_unit_word(&t.lower)
         };
@@ -314,7 +330,11 @@ fn time_unit(w: &str) -> Option<f64> {
 /// a thousands separator stays (the number gate never matches such a token).
 fn normalize_number(s: &str) -> String {
     let parts: Vec<&str> = s.split(',').collect();
-    if parts.len() > 1 && parts[1..].iter().all(|p| p.len() >= 3 && p[..3].bytes().all(|b| b.is_ascii_digit())) {
+    if parts.len() > 1
+        && parts[1..]
+            .iter()
+            .all(|p| p.len() >= 3 && p[..3].bytes().all(|b| b.is_ascii_digit()))
+    {
         parts.concat()
     } else {
         s.to_string()
@@ -359,7 +379,10 @@ mod tests {
         let at = t.numbers_equal("1.5")[0];
         let r = t.clause(at);
         let words: Vec<&str> = t.tokens[r].iter().map(|x| x.text).collect();
-        assert_eq!(words, ["1.5", "months", "in", "the", "chemotherapy", "group"]);
+        assert_eq!(
+            words,
+            ["1.5", "months", "in", "the", "chemotherapy", "group"]
+        );
     }
 
     #[test]
@@ -375,8 +398,16 @@ mod tests {
     #[test]
     fn time_points_are_read_in_both_orders_and_compared_loosely() {
         let t = Text::new("63% at week 12 and 59% after 52 weeks; median 4.8 months");
-        let tps: Vec<f64> = t.time_points(0..t.tokens.len()).iter().map(|x| x.1.days).collect();
-        assert_eq!(tps, [84.0, 364.0], "4.8 months is a value, not a time point");
+        let tps: Vec<f64> = t
+            .time_points(0..t.tokens.len())
+            .iter()
+            .map(|x| x.1.days)
+            .collect();
+        assert_eq!(
+            tps,
+            [84.0, 364.0],
+            "4.8 months is a value, not a time point"
+        );
         let c = claim_time_points("ACR20 at Week 24");
         assert!(c[0].same(TimePoint { days: 6.0 * 30.44 }));
         assert!(!c[0].same(TimePoint { days: 16.0 * 7.0 }));

@@ -31,11 +31,21 @@ use crate::run::profile;
 use crate::snapshot::resolve::Role;
 
 use binder::{Kind, Text, claim_time_points};
-use tables::{Cues, Fitness, Lexicon, Units, Unfit};
+use tables::{Cues, Fitness, Lexicon, Unfit, Units};
 
 /// The rules of the gate, by machine name.
 #[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, strum::IntoStaticStr,
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    strum::IntoStaticStr,
+    strum::EnumString,
 )]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
@@ -198,59 +208,222 @@ impl<'a> Context<'a> {
 
 /// Words that say nothing about which group or population a text names.
 const GENERIC: &[&str] = &[
-    "the", "a", "an", "of", "in", "for", "and", "with", "group", "groups", "arm", "arms",
-    "treatment", "treated", "patients", "participants", "subjects", "receiving", "received",
-    "who", "on", "to", "at", "by", "or", "all", "n", "fas", "itt", "mitt", "population",
-    "set", "analysis", "full", "safety", "cohort", "was", "were", "is", "are", "dose",
-    "doses", "mg", "kg", "daily", "weekly", "every", "once", "twice", "qw", "q2w", "q4w",
-    "qd", "bid", "tid", "week", "weeks", "day", "days", "vs", "versus", "plus", "other",
+    "the",
+    "a",
+    "an",
+    "of",
+    "in",
+    "for",
+    "and",
+    "with",
+    "group",
+    "groups",
+    "arm",
+    "arms",
+    "treatment",
+    "treated",
+    "patients",
+    "participants",
+    "subjects",
+    "receiving",
+    "received",
+    "who",
+    "on",
+    "to",
+    "at",
+    "by",
+    "or",
+    "all",
+    "n",
+    "fas",
+    "itt",
+    "mitt",
+    "population",
+    "set",
+    "analysis",
+    "full",
+    "safety",
+    "cohort",
+    "was",
+    "were",
+    "is",
+    "are",
+    "dose",
+    "doses",
+    "mg",
+    "kg",
+    "daily",
+    "weekly",
+    "every",
+    "once",
+    "twice",
+    "qw",
+    "q2w",
+    "q4w",
+    "qd",
+    "bid",
+    "tid",
+    "week",
+    "weeks",
+    "day",
+    "days",
+    "vs",
+    "versus",
+    "plus",
+    "other",
 ];
 
 /// Comparator groups a text names without naming the asset.
 const COMPARATORS: &[&str] = &[
-    "placebo", "pbo", "chemotherapy", "dacarbazine", "paclitaxel", "docetaxel", "vehicle",
-    "mtx", "methotrexate",
-    "sham", "control", "comparator", "standard", "soc", "bsc", "usual", "observation",
+    "placebo",
+    "pbo",
+    "chemotherapy",
+    "dacarbazine",
+    "paclitaxel",
+    "docetaxel",
+    "vehicle",
+    "mtx",
+    "methotrexate",
+    "sham",
+    "control",
+    "comparator",
+    "standard",
+    "soc",
+    "bsc",
+    "usual",
+    "observation",
 ];
 
 /// Words that mark a subgroup in a clause.
 const SUBGROUP: &[&str] = &[
-    "subgroup", "subgroups", "subset", "stratum", "strata", "subpopulation", "aged",
-    "older", "younger", "elderly", "pediatric", "paediatric", "children", "adolescents",
-    "asian", "japanese", "chinese", "european", "caucasian", "black", "white", "hispanic",
-    "region", "regions", "prior", "previously", "pretreated", "naive", "refractory",
-    "v600k", "v600e", "pd", "l1", "female", "females", "male", "males", "women", "men",
-    "weight", "baseline", "mutation", "mutant", "wild", "positive", "negative",
+    "subgroup",
+    "subgroups",
+    "subset",
+    "stratum",
+    "strata",
+    "subpopulation",
+    "aged",
+    "older",
+    "younger",
+    "elderly",
+    "pediatric",
+    "paediatric",
+    "children",
+    "adolescents",
+    "asian",
+    "japanese",
+    "chinese",
+    "european",
+    "caucasian",
+    "black",
+    "white",
+    "hispanic",
+    "region",
+    "regions",
+    "prior",
+    "previously",
+    "pretreated",
+    "naive",
+    "refractory",
+    "v600k",
+    "v600e",
+    "pd",
+    "l1",
+    "female",
+    "females",
+    "male",
+    "males",
+    "women",
+    "men",
+    "weight",
+    "baseline",
+    "mutation",
+    "mutant",
+    "wild",
+    "positive",
+    "negative",
 ];
 
 /// Words that say a population is everyone.
 const OVERALL: &[&str] = &[
-    "all", "overall", "itt", "intention", "intent", "randomized", "randomised", "fas",
-    "full", "total", "entire",
+    "all",
+    "overall",
+    "itt",
+    "intention",
+    "intent",
+    "randomized",
+    "randomised",
+    "fas",
+    "full",
+    "total",
+    "entire",
 ];
 
 const NEGATIONS: &[&str] = &[
-    "not", "no", "none", "never", "without", "neither", "nor", "absence", "absent",
-    "lack", "free", "nothing", "n't", "cannot", "fail", "failed",
+    "not", "no", "none", "never", "without", "neither", "nor", "absence", "absent", "lack", "free",
+    "nothing", "n't", "cannot", "fail", "failed",
 ];
 
 const UP: &[&str] = &[
-    "increase", "increased", "increases", "increasing", "higher", "elevated", "elevation",
-    "improved", "improvement", "improves", "improve", "rise", "rose", "gain", "greater",
-    "prolonged", "longer", "prolongs", "prolong", "prolongation",
+    "increase",
+    "increased",
+    "increases",
+    "increasing",
+    "higher",
+    "elevated",
+    "elevation",
+    "improved",
+    "improvement",
+    "improves",
+    "improve",
+    "rise",
+    "rose",
+    "gain",
+    "greater",
+    "prolonged",
+    "longer",
+    "prolongs",
+    "prolong",
+    "prolongation",
 ];
 const DOWN: &[&str] = &[
-    "decrease", "decreased", "decreases", "decreasing", "reduced", "reduction", "reduces",
-    "reduce", "lower", "lowered", "decline", "declined", "fell", "loss", "shorter",
-    "shorten", "shortens", "shortened", "shortening",
-    "worsened", "worse",
+    "decrease",
+    "decreased",
+    "decreases",
+    "decreasing",
+    "reduced",
+    "reduction",
+    "reduces",
+    "reduce",
+    "lower",
+    "lowered",
+    "decline",
+    "declined",
+    "fell",
+    "loss",
+    "shorter",
+    "shorten",
+    "shortens",
+    "shortened",
+    "shortening",
+    "worsened",
+    "worse",
 ];
 
 const LOADING: &[&str] = &[
-    "loading", "initial", "initially", "induction", "starting", "start",
+    "loading",
+    "initial",
+    "initially",
+    "induction",
+    "starting",
+    "start",
 ];
 const MAINTENANCE: &[&str] = &[
-    "maintenance", "thereafter", "subsequently", "subsequent", "then",
+    "maintenance",
+    "thereafter",
+    "subsequently",
+    "subsequent",
+    "then",
 ];
 
 fn words(s: &str) -> Vec<String> {
@@ -273,7 +446,11 @@ fn overall(p: Option<&str>) -> bool {
     let w = distinctive(p.unwrap_or(""));
     w.is_empty()
         || w.iter().all(|x| {
-            OVERALL.contains(&x.as_str()) || matches!(x.as_str(), "patients" | "treat" | "analyzed" | "sexes" | "both")
+            OVERALL.contains(&x.as_str())
+                || matches!(
+                    x.as_str(),
+                    "patients" | "treat" | "analyzed" | "sexes" | "both"
+                )
         })
 }
 
@@ -309,7 +486,9 @@ fn siblings<'r>(r: &'r EvidenceRecord, place: &str) -> Vec<(&'r str, &'r str)> {
     r.locators
         .iter()
         .enumerate()
-        .filter(|(_, l)| l.as_str() != place && l.starts_with(parent) && !l[parent.len()..].contains('/'))
+        .filter(|(_, l)| {
+            l.as_str() != place && l.starts_with(parent) && !l[parent.len()..].contains('/')
+        })
         .map(|(i, l)| (&l[parent.len()..], r.field_text(i)))
         .collect()
 }
@@ -342,15 +521,28 @@ fn row_context(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment>
             Rule::TimePoint,
             format!(
                 "the value at {place} is for {}, not for {}",
-                have.iter().map(u32::to_string).collect::<Vec<_>>().join("–"),
-                want.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+                have.iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join("–"),
+                want.iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         ));
     }
     let grouping = |k: &str| {
         matches!(
             k.to_lowercase().as_str(),
-            "sex" | "gender" | "population" | "subgroup" | "group" | "age_group" | "race" | "stratum"
+            "sex"
+                | "gender"
+                | "population"
+                | "subgroup"
+                | "group"
+                | "age_group"
+                | "race"
+                | "stratum"
         )
     };
     let want: Vec<String> = distinctive(c.population.as_deref().unwrap_or(""))
@@ -362,7 +554,10 @@ fn row_context(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment>
         return None;
     }
     for (k, t) in sib.iter().filter(|(k, _)| grouping(k)) {
-        let have: Vec<String> = distinctive(t).iter().map(|w| sex_word(w).to_string()).collect();
+        let have: Vec<String> = distinctive(t)
+            .iter()
+            .map(|w| sex_word(w).to_string())
+            .collect();
         if !have.is_empty() && !want.iter().any(|w| have.contains(w)) {
             return Some(Entailment::Fails(
                 Rule::Population,
@@ -428,7 +623,10 @@ pub fn identifiers(s: &str) -> Vec<String> {
         );
         if prefix {
             let mut k = i + 1;
-            while toks.get(k).is_some_and(|x| matches!(x.text, ":" | "#" | "-")) {
+            while toks
+                .get(k)
+                .is_some_and(|x| matches!(x.text, ":" | "#" | "-"))
+            {
                 k += 1;
             }
             if let Some(n) = toks.get(k).filter(|x| x.kind == Kind::Number) {
@@ -476,9 +674,11 @@ fn occurrences(r: &EvidenceRecord, n: &str) -> Vec<usize> {
     for pos in memchr::memmem::find_iter(hay, n.as_bytes()) {
         let before = pos.checked_sub(1).map(|p| hay[p]);
         let after = hay.get(pos + n.len()).copied();
-        let glued_before = before.is_some_and(|c| c.is_ascii_alphanumeric() || c == b'.' || c == b',');
+        let glued_before =
+            before.is_some_and(|c| c.is_ascii_alphanumeric() || c == b'.' || c == b',');
         let glued_after = after.is_some_and(|c| c.is_ascii_digit())
-            || (matches!(after, Some(b'.' | b',')) && hay.get(pos + n.len() + 1).is_some_and(u8::is_ascii_digit));
+            || (matches!(after, Some(b'.' | b','))
+                && hay.get(pos + n.len() + 1).is_some_and(u8::is_ascii_digit));
         if !glued_before && !glued_after {
             fields.push(r.starts.partition_point(|s| *s <= pos) - 1);
         }
@@ -539,7 +739,10 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
             if !spaced {
                 return Entailment::Fails(
                     Rule::Identifier,
-                    format!("{id} is not whole in the quote (it has {})", list_or_none(&qids)),
+                    format!(
+                        "{id} is not whole in the quote (it has {})",
+                        list_or_none(&qids)
+                    ),
                 );
             }
         }
@@ -590,10 +793,7 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
     // field cues: a quote that speaks of something else
     let qwords = words(quote);
     if let Some((w, why)) = Cues::shipped().find(&c.field, &qwords, &words(&c.value)) {
-        return Entailment::Fails(
-            Rule::Field,
-            format!("the quote speaks of {w:?}: {why}"),
-        );
+        return Entailment::Fails(Rule::Field, format!("the quote speaks of {w:?}: {why}"));
     }
     // bare number: which place does it stand for?
     let qt = Text::new(quote);
@@ -637,7 +837,13 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         return v;
     }
     let verdict = match cells {
-        Some(cells) => structured(c, cells, scope.expect("cells come from a scope"), &r.source_id, cx),
+        Some(cells) => structured(
+            c,
+            cells,
+            scope.expect("cells come from a scope"),
+            &r.source_id,
+            cx,
+        ),
         None if bare => {
             // a bare number at a text place is read in its field's text
             let field_text = r
@@ -675,7 +881,10 @@ fn doses(s: &str, units: &Units) -> Vec<String> {
         let tok = &t.tokens[i];
         if tok.kind == Kind::Number
             && let Some(u) = units.at(&t, i + 1)
-            && matches!(u, "mg" | "mcg" | "g" | "mg/kg" | "mcg/kg" | "mg/m2" | "mcg/m2/d" | "ml" | "iu")
+            && matches!(
+                u,
+                "mg" | "mcg" | "g" | "mg/kg" | "mcg/kg" | "mg/m2" | "mcg/m2/d" | "ml" | "iu"
+            )
         {
             out.push(format!("{} {u}", tok.lower));
         }
@@ -749,7 +958,13 @@ fn structured(c: &Claim, cells: &[Cell], scope: &Scope, sid: &str, cx: &Context<
     }
 }
 
-fn structured_one(c: &Claim, cell: &Cell, scope: &Scope, sid: &str, cx: &Context<'_>) -> Entailment {
+fn structured_one(
+    c: &Claim,
+    cell: &Cell,
+    scope: &Scope,
+    sid: &str,
+    cx: &Context<'_>,
+) -> Entailment {
     // arm
     let arm_level = profile::spec(&c.field).is_some_and(|s| s.arm_bound);
     if arm_level && !cell.arm.is_empty() {
@@ -777,7 +992,10 @@ fn structured_one(c: &Claim, cell: &Cell, scope: &Scope, sid: &str, cx: &Context
         if let Some(a) = c.arm.as_deref().filter(|a| !a.trim().is_empty()) {
             let cw = distinctive(a);
             let comp = |ws: &[String]| -> Vec<String> {
-                ws.iter().filter(|w| COMPARATORS.contains(&w.as_str())).cloned().collect()
+                ws.iter()
+                    .filter(|w| COMPARATORS.contains(&w.as_str()))
+                    .cloned()
+                    .collect()
             };
             let (mine, theirs) = (comp(&cw), comp(&distinctive(&cell.arm)));
             if mine != theirs && !(mine.is_empty() && theirs.is_empty()) {
@@ -837,7 +1055,10 @@ fn structured_one(c: &Claim, cell: &Cell, scope: &Scope, sid: &str, cx: &Context
     {
         return Entailment::Fails(
             Rule::Endpoint,
-            format!("the record gives this number for {:?}, not for {e:?}", cell.endpoint),
+            format!(
+                "the record gives this number for {:?}, not for {e:?}",
+                cell.endpoint
+            ),
         );
     }
     // time point: the claim's endpoint names it (a population's ages are none); a class
@@ -875,9 +1096,12 @@ fn structured_one(c: &Claim, cell: &Cell, scope: &Scope, sid: &str, cx: &Context
         let pop_is_time = !claim_time_points(&cell.population).is_empty();
         // a group that is a cohort of ages or weights is a subgroup of the study
         let cohort = |s: &str| {
-            words(s)
-                .iter()
-                .any(|w| matches!(w.as_str(), "cohort" | "age" | "aged" | "weight" | "years" | "kg"))
+            words(s).iter().any(|w| {
+                matches!(
+                    w.as_str(),
+                    "cohort" | "age" | "aged" | "weight" | "years" | "kg"
+                )
+            })
         };
         if overall(c.population.as_deref())
             && cohort(&cell.arm)
@@ -892,7 +1116,11 @@ fn structured_one(c: &Claim, cell: &Cell, scope: &Scope, sid: &str, cx: &Context
             );
         }
         if overall(c.population.as_deref()) {
-            if classes > 1 && !cell.population.is_empty() && !pop_is_time && !overall(Some(&cell.population)) {
+            if classes > 1
+                && !cell.population.is_empty()
+                && !pop_is_time
+                && !overall(Some(&cell.population))
+            {
                 return Entailment::Fails(
                     Rule::Population,
                     format!(
@@ -903,13 +1131,20 @@ fn structured_one(c: &Claim, cell: &Cell, scope: &Scope, sid: &str, cx: &Context
             }
         } else {
             let want = distinctive(c.population.as_deref().unwrap_or(""));
-            let have = distinctive(&format!("{} {} {}", cell.population, cell.endpoint, cell.arm));
+            let have = distinctive(&format!(
+                "{} {} {}",
+                cell.population, cell.endpoint, cell.arm
+            ));
             if !want.iter().any(|w| have.contains(w)) {
                 return Entailment::Fails(
                     Rule::Population,
                     format!(
                         "the record gives this number for {:?}, not for {:?}",
-                        if cell.population.is_empty() { "all patients" } else { &cell.population },
+                        if cell.population.is_empty() {
+                            "all patients"
+                        } else {
+                            &cell.population
+                        },
                         c.population.as_deref().unwrap_or("")
                     ),
                 );
@@ -919,11 +1154,19 @@ fn structured_one(c: &Claim, cell: &Cell, scope: &Scope, sid: &str, cx: &Context
     // unit, and its scale: 402300000 USD is not 402300000 thousand USD
     let scale = |s: &str| {
         let w = words(s);
-        if w.iter().any(|x| matches!(x.as_str(), "thousand" | "thousands" | "k")) {
+        if w.iter()
+            .any(|x| matches!(x.as_str(), "thousand" | "thousands" | "k"))
+        {
             3
-        } else if w.iter().any(|x| matches!(x.as_str(), "million" | "millions" | "mn" | "mm")) {
+        } else if w
+            .iter()
+            .any(|x| matches!(x.as_str(), "million" | "millions" | "mn" | "mm"))
+        {
             6
-        } else if w.iter().any(|x| matches!(x.as_str(), "billion" | "billions" | "bn")) {
+        } else if w
+            .iter()
+            .any(|x| matches!(x.as_str(), "billion" | "billions" | "bn"))
+        {
             9
         } else {
             0
@@ -940,7 +1183,9 @@ fn structured_one(c: &Claim, cell: &Cell, scope: &Scope, sid: &str, cx: &Context
     }
     if let Some(u) = claim_unit(c, cx.units)
         && !cell.unit.is_empty()
-        && !cell.unit.eq_ignore_ascii_case(c.unit.as_deref().unwrap_or(""))
+        && !cell
+            .unit
+            .eq_ignore_ascii_case(c.unit.as_deref().unwrap_or(""))
         && let Some(have) = cx.units.canonical(&cell.unit)
         && have != u
     {

@@ -25,10 +25,24 @@ pub struct Cell {
 fn in_row(t: &Text<'_>, i: usize) -> bool {
     let x = &t.tokens[i];
     match x.kind {
-        Kind::Number => true,
+        // "Week 104" labels the row; it is not one of its cells
+        Kind::Number => !t.is_time_number(i),
         Kind::Symbol => matches!(
             x.text,
-            "%" | "(" | ")" | "," | "*" | "<" | ">" | "≤" | "≥" | "†" | "‡" | "-" | "–" | "§" | "¶"
+            "%" | "("
+                | ")"
+                | ","
+                | "*"
+                | "<"
+                | ">"
+                | "≤"
+                | "≥"
+                | "†"
+                | "‡"
+                | "-"
+                | "–"
+                | "§"
+                | "¶"
         ),
         // footnote marks glued to cells ("40%*", "5.7a")
         Kind::Word => false,
@@ -79,7 +93,11 @@ pub fn read(t: &Text<'_>, at: usize, endpoints: &Lexicon) -> Option<Cell> {
         }
         ls = k;
     }
-    let mut tps: Vec<TimePoint> = t.time_points(ls..rs).into_iter().map(|(_, tp)| tp).collect();
+    let mut tps: Vec<TimePoint> = t
+        .time_points(ls..rs)
+        .into_iter()
+        .map(|(_, tp)| tp)
+        .collect();
     if tps.is_empty() {
         // a section label above the rows ("Week 26 Clinical remission 17% 40%*")
         tps.extend(t.time_points(0..ls).into_iter().last().map(|(_, tp)| tp));
@@ -135,7 +153,11 @@ fn header(t: &Text<'_>, end: usize) -> Option<Vec<String>> {
         // the first label is the last words before its count, not the table's title
         let lo = if k == 0 {
             let mut j = start;
-            while j > 0 && t.tokens[j - 1].text != "." && t.tokens[j - 1].text != ")" && start - j < 6 {
+            while j > 0
+                && t.tokens[j - 1].text != "."
+                && t.tokens[j - 1].text != ")"
+                && start - j < 6
+            {
                 j -= 1;
             }
             j
@@ -184,7 +206,10 @@ mod tests {
         let c = cell(q, "7").unwrap();
         let (col, labels) = c.column.unwrap();
         assert_eq!(labels[col], "Placebo");
-        assert!(cell("Median PFS was 4.8 months", "4.8").is_none(), "a sentence is no row");
+        assert!(
+            cell("Median PFS was 4.8 months", "4.8").is_none(),
+            "a sentence is no row"
+        );
     }
 
     #[test]

@@ -138,7 +138,9 @@ impl Cues {
     pub fn shipped() -> &'static Cues {
         static C: LazyLock<Cues> = LazyLock::new(|| {
             let mut rows = Vec::new();
-            for (n, line) in csv_lines(CUES_CSV, "field,word,why").expect("jobs/field_cues.csv parses") {
+            for (n, line) in
+                csv_lines(CUES_CSV, "field,word,why").expect("jobs/field_cues.csv parses")
+            {
                 let [f, w, why] = line[..] else {
                     panic!("jobs/field_cues.csv line {n}: want field,word,why");
                 };
@@ -150,7 +152,12 @@ impl Cues {
     }
 
     /// The first cue of `field` among `quote_words` that `value_words` lack, with its why.
-    pub fn find(&self, field: &str, quote_words: &[String], value_words: &[String]) -> Option<(&str, &str)> {
+    pub fn find(
+        &self,
+        field: &str,
+        quote_words: &[String],
+        value_words: &[String],
+    ) -> Option<(&str, &str)> {
         let hit = |pat: &str, ws: &[String]| match pat.strip_suffix('*') {
             Some(p) => ws.iter().any(|w| w.starts_with(p)),
             None => ws.iter().any(|w| w == pat),
@@ -195,7 +202,11 @@ pub enum Unfit {
     /// The family has rows for the field; the locator matches none.
     Part,
     /// The part fits, but its sibling field says otherwise (`submission_type` is SUPPL).
-    Sibling { key: String, want: String, found: String },
+    Sibling {
+        key: String,
+        want: String,
+        found: String,
+    },
 }
 
 impl Fitness {
@@ -390,7 +401,10 @@ mod tests {
         let u = Units::shipped();
         let t = Text::new("10 mg/kg every 2 weeks");
         assert_eq!(u.at(&t, 1), Some("mg/kg"));
-        assert_eq!(u.canonical("percentage of participants (number)"), Some("%"));
+        assert_eq!(
+            u.canonical("percentage of participants (number)"),
+            Some("%")
+        );
         assert_eq!(u.canonical("Months"), Some("months"));
         assert_eq!(u.canonical("µg"), u.canonical("mcg"));
         assert_ne!(u.canonical("proportion of participants"), Some("%"));
@@ -405,14 +419,28 @@ mod tests {
         let orig = |k: &str| (k == "submission_type").then(|| "ORIG".to_string());
         let suppl = |k: &str| (k == "submission_type").then(|| "SUPPL".to_string());
         let d = "regulatory.original_approval_date";
-        assert!(f.check(d, "drugsfda", "/submissions/3/submission_status_date", orig).is_ok());
+        assert!(
+            f.check(d, "drugsfda", "/submissions/3/submission_status_date", orig)
+                .is_ok()
+        );
         assert!(matches!(
-            f.check(d, "drugsfda", "/submissions/3/submission_status_date", suppl),
+            f.check(
+                d,
+                "drugsfda",
+                "/submissions/3/submission_status_date",
+                suppl
+            ),
             Err(Unfit::Sibling { .. })
         ));
-        assert!(matches!(f.check(d, "pubmed", "/x", orig), Err(Unfit::Family)));
+        assert!(matches!(
+            f.check(d, "pubmed", "/x", orig),
+            Err(Unfit::Family)
+        ));
         let ae = "safety.common_adverse_reactions";
-        assert!(f.check(ae, "fda_label", "/adverse_reactions/2", orig).is_ok());
+        assert!(
+            f.check(ae, "fda_label", "/adverse_reactions/2", orig)
+                .is_ok()
+        );
         assert!(matches!(
             f.check(ae, "fda_label", "/spl_medguide/0", orig),
             Err(Unfit::Part)

@@ -35,7 +35,12 @@ const METRIC: &str = "Median progression-free survival was 4.8 months in the tra
 fn world() -> (Evidence, HashMap<String, Scope>) {
     let mut ev = Evidence::default();
     let abs = "/PubmedArticle[1]/MedlineCitation[1]/Article[1]/Abstract[1]/AbstractText[3]";
-    record(&mut ev, "pubmed:22663011@aa", Family::Pubmed, &[(abs, METRIC)]);
+    record(
+        &mut ev,
+        "pubmed:22663011@aa",
+        Family::Pubmed,
+        &[(abs, METRIC)],
+    );
     record(
         &mut ev,
         "drugsfda:NDA215866@bb",
@@ -54,20 +59,39 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         Family::FdaLabel,
         &[
             ("/boxed_warning/0", "WARNING: SERIOUS INFECTIONS"),
-            ("/spl_medguide/0", "What is the most important information I should know? Serious infections."),
-            ("/dosage_and_administration/0", "The recommended dose is 400 mg initially, followed by 200 mg every other week."),
-            ("/adverse_reactions/0", "Injection site reactions were not observed in the 12-week study."),
+            (
+                "/spl_medguide/0",
+                "What is the most important information I should know? Serious infections.",
+            ),
+            (
+                "/dosage_and_administration/0",
+                "The recommended dose is 400 mg initially, followed by 200 mg every other week.",
+            ),
+            (
+                "/adverse_reactions/0",
+                "Injection site reactions were not observed in the 12-week study.",
+            ),
         ],
     );
     let mut assets = HashMap::new();
-    let own = |sids: &[&str]| sids.iter().map(|s| (s.to_string(), Role::Subject)).collect();
+    let own = |sids: &[&str]| {
+        sids.iter()
+            .map(|s| (s.to_string(), Role::Subject))
+            .collect()
+    };
     assets.insert(
         "trametinib".to_string(),
-        Scope::new(vec!["trametinib".into(), "Mekinist".into()], own(&["pubmed:22663011@aa"])),
+        Scope::new(
+            vec!["trametinib".into(), "Mekinist".into()],
+            own(&["pubmed:22663011@aa"]),
+        ),
     );
     assets.insert(
         "tirzepatide".to_string(),
-        Scope::new(vec!["tirzepatide".into()], own(&["drugsfda:NDA215866@bb", "fda_label:x@cc"])),
+        Scope::new(
+            vec!["tirzepatide".into()],
+            own(&["drugsfda:NDA215866@bb", "fda_label:x@cc"]),
+        ),
     );
     (ev, assets)
 }
@@ -114,11 +138,19 @@ fn rule(e: &Entailment) -> Option<Rule> {
 #[test]
 fn the_number_binds_to_its_arm_in_the_sentence() {
     let mut c = claim("trametinib", "efficacy.value", "1.5", METRIC);
-    assert_eq!(rule(&judge(&c)), Some(Rule::Arm), "1.5 months is chemotherapy's");
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Arm),
+        "1.5 months is chemotherapy's"
+    );
     c.arm = Some("chemotherapy".into());
     assert_eq!(judge(&c), Entailment::Holds);
     c.value = "4.8".into();
-    assert_eq!(rule(&judge(&c)), Some(Rule::Arm), "4.8 months is trametinib's");
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Arm),
+        "4.8 months is trametinib's"
+    );
     c.arm = None;
     assert_eq!(judge(&c), Entailment::Holds);
 }
@@ -135,21 +167,55 @@ fn units_time_points_and_populations_must_be_the_quotes() {
 
 #[test]
 fn identifiers_are_whole_and_dates_come_from_original_submissions() {
-    let c = claim("tirzepatide", "regulatory.application_numbers", "NDA215868", "NDA215866");
+    let c = claim(
+        "tirzepatide",
+        "regulatory.application_numbers",
+        "NDA215868",
+        "NDA215866",
+    );
     assert_eq!(rule(&judge(&c)), Some(Rule::Identifier));
-    let c = claim("tirzepatide", "regulatory.application_numbers", "NDA215866", "NDA215866");
+    let c = claim(
+        "tirzepatide",
+        "regulatory.application_numbers",
+        "NDA215866",
+        "NDA215866",
+    );
     assert_eq!(judge(&c), Entailment::Holds);
-    let c = claim("tirzepatide", "regulatory.original_approval_date", "20230728", "20230728");
+    let c = claim(
+        "tirzepatide",
+        "regulatory.original_approval_date",
+        "20230728",
+        "20230728",
+    );
     assert_eq!(rule(&judge(&c)), Some(Rule::Field), "a supplement's date");
-    let c = claim("tirzepatide", "regulatory.original_approval_date", "20220513", "20220513");
+    let c = claim(
+        "tirzepatide",
+        "regulatory.original_approval_date",
+        "20220513",
+        "20220513",
+    );
     assert_eq!(judge(&c), Entailment::Holds);
 }
 
 #[test]
 fn sections_fit_fields_and_records_fit_assets() {
-    let c = claim("tirzepatide", "regulatory.boxed_warning", "Serious infections", "Serious infections.");
-    assert_eq!(rule(&judge(&c)), Some(Rule::Field), "a medication guide is no boxed warning");
-    let c = claim("trametinib", "regulatory.boxed_warning", "WARNING", "WARNING: SERIOUS INFECTIONS");
+    let c = claim(
+        "tirzepatide",
+        "regulatory.boxed_warning",
+        "Serious infections",
+        "Serious infections.",
+    );
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Field),
+        "a medication guide is no boxed warning"
+    );
+    let c = claim(
+        "trametinib",
+        "regulatory.boxed_warning",
+        "WARNING",
+        "WARNING: SERIOUS INFECTIONS",
+    );
     assert_eq!(rule(&judge(&c)), Some(Rule::Scope));
 }
 
@@ -163,9 +229,19 @@ fn loading_doses_and_negations_are_read() {
     let c = claim("tirzepatide", "identity.dose", "400 mg loading dose", q);
     assert_eq!(judge(&c), Entailment::Holds);
     let q = "Injection site reactions were not observed in the 12-week study.";
-    let c = claim("tirzepatide", "safety.common_adverse_reactions", "Injection site reactions were observed", q);
+    let c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Injection site reactions were observed",
+        q,
+    );
     assert_eq!(rule(&judge(&c)), Some(Rule::Direction));
-    let c = claim("tirzepatide", "safety.common_adverse_reactions", "Injection site reactions were not observed", q);
+    let c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Injection site reactions were not observed",
+        q,
+    );
     assert_eq!(judge(&c), Entailment::Holds);
 }
 
@@ -173,7 +249,12 @@ fn loading_doses_and_negations_are_read() {
 fn identifiers_of_every_kind_are_read() {
     assert_eq!(
         identifiers("NCT02210780, PMID: 22663011, V600E and 608d4f0d-b19f-46d3-749a-7159aa5f933d"),
-        ["NCT02210780", "PMID22663011", "V600E", "608d4f0d-b19f-46d3-749a-7159aa5f933d"]
+        [
+            "NCT02210780",
+            "PMID22663011",
+            "V600E",
+            "608d4f0d-b19f-46d3-749a-7159aa5f933d"
+        ]
     );
     assert!(identifiers("300 mg q2w").iter().all(|i| i != "300MG"));
 }

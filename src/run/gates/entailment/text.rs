@@ -12,9 +12,9 @@ use std::collections::HashSet;
 use super::binder::{Kind, Text, TimePoint, claim_time_points};
 use super::tables::{Lexicon, is_unit_word};
 use super::{
-    COMPARATORS, Claim, Context, DOWN, Entailment, GENERIC, LOADING, MAINTENANCE, NEGATIONS,
-    Rule, SUBGROUP, Scope, UP, claim_unit, claimed_name, claimed_words, distinctive, doses,
-    overall, words,
+    COMPARATORS, Claim, Context, DOWN, Entailment, GENERIC, LOADING, MAINTENANCE, NEGATIONS, Rule,
+    SUBGROUP, Scope, UP, claim_unit, claimed_name, claimed_words, distinctive, doses, overall,
+    words,
 };
 use crate::run::evidence::EvidenceRecord;
 use crate::run::profile;
@@ -38,7 +38,8 @@ fn mentions(t: &Text<'_>, claimed: &[String], others: &[String]) -> Vec<Mention>
         if (t.tokens.get(i + 1).is_some_and(|x| x.text == "-")
             && t.word(i + 2).is_some_and(|w| w == "controlled"))
             || (i >= 2 && t.tokens[i - 1].text == "-" && t.word(i - 2) == Some("non"))
-            || t.word(i + 1).is_some_and(|w| matches!(w, "stratum" | "strata" | "subgroup" | "cohort"))
+            || t.word(i + 1)
+                .is_some_and(|w| matches!(w, "stratum" | "strata" | "subgroup" | "cohort"))
         {
             continue;
         }
@@ -48,8 +49,8 @@ fn mentions(t: &Text<'_>, claimed: &[String], others: &[String]) -> Vec<Mention>
             tok.lower.as_str()
         };
         let claimed_hit = claimed.iter().any(|c| names(w, c, tok.text));
-        let other_hit = !claimed_hit
-            && (others.iter().any(|c| names(w, c, tok.text)) || drug_like(w));
+        let other_hit =
+            !claimed_hit && (others.iter().any(|c| names(w, c, tok.text)) || drug_like(w));
         if claimed_hit || other_hit {
             // one mention per run of words of the same side ("certolizumab pegol")
             if let Some(last) = out.last_mut()
@@ -96,7 +97,9 @@ fn bind_arm<'m>(t: &Text<'_>, at: usize, ms: &'m [Mention]) -> Result<Option<&'m
             .copied());
     }
     if t.tokens[at].depth > 0
-        && let Some(open) = (0..at).rev().find(|&k| t.tokens[k].depth < t.tokens[at].depth)
+        && let Some(open) = (0..at)
+            .rev()
+            .find(|&k| t.tokens[k].depth < t.tokens[at].depth)
         && let Some(m) = ms.iter().find(|m| m.at + 1 == open)
     {
         // "dacarbazine (1000 mg per square meter)": the group just before the parenthesis
@@ -152,16 +155,59 @@ fn best_column(labels: &[String], claimed: &[String], others: &[String]) -> Opti
 /// Stems that international nonproprietary names end with: a word ending so is another
 /// drug's name when it is not the claimed arm's ("49.0% with imatinib").
 const DRUG_SUFFIXES: &[&str] = &[
-    "tinib", "rafenib", "ciclib", "parib", "lisib", "zomib", "mab", "cept", "kinra",
-    "glutide", "gliptin", "gliflozin", "taxel", "platin", "rubicin", "mycin", "cillin",
-    "floxacin", "conazole", "prazole", "sartan", "pril", "olol", "statin", "vir",
-    "tide", "parin", "triptan", "setron", "lukast", "dronate", "tidine", "zepam",
-    "azepam", "afil", "barbital", "semide", "thiazide", "dipine", "oxetine", "pramine",
-    "peridol", "apine", "idone", "amide", "azine", "nib",
+    "tinib",
+    "rafenib",
+    "ciclib",
+    "parib",
+    "lisib",
+    "zomib",
+    "mab",
+    "cept",
+    "kinra",
+    "glutide",
+    "gliptin",
+    "gliflozin",
+    "taxel",
+    "platin",
+    "rubicin",
+    "mycin",
+    "cillin",
+    "floxacin",
+    "conazole",
+    "prazole",
+    "sartan",
+    "pril",
+    "olol",
+    "statin",
+    "vir",
+    "tide",
+    "parin",
+    "triptan",
+    "setron",
+    "lukast",
+    "dronate",
+    "tidine",
+    "zepam",
+    "azepam",
+    "afil",
+    "barbital",
+    "semide",
+    "thiazide",
+    "dipine",
+    "oxetine",
+    "pramine",
+    "peridol",
+    "apine",
+    "idone",
+    "amide",
+    "azine",
+    "nib",
 ];
 
 fn drug_like(w: &str) -> bool {
-    w.len() >= 6 && w.chars().all(|c| c.is_ascii_lowercase()) && DRUG_SUFFIXES.iter().any(|s| w.ends_with(s))
+    w.len() >= 6
+        && w.chars().all(|c| c.is_ascii_lowercase())
+        && DRUG_SUFFIXES.iter().any(|s| w.ends_with(s))
 }
 
 /// Whether each whole occurrence of `n` in `s` carries a minus sign: `Some(true)` when
@@ -210,7 +256,10 @@ fn sign(c: &Claim, vt: &Text<'_>, t: &Text<'_>) -> Option<String> {
             continue;
         };
         if q && !v && up && !down {
-            return Some(format!("the quote gives -{}, a fall; the claim states a rise", x.text));
+            return Some(format!(
+                "the quote gives -{}, a fall; the claim states a rise",
+                x.text
+            ));
         }
         if q != v && !up && !down {
             return Some(format!(
@@ -352,7 +401,10 @@ fn phase(t: &Text<'_>, r: std::ops::Range<usize>) -> Option<Phase> {
     if t.opens_later_phase(r.start) {
         return Some(Phase::Later);
     }
-    let ws: Vec<&str> = t.tokens[r.clone()].iter().map(|x| x.lower.as_str()).collect();
+    let ws: Vec<&str> = t.tokens[r.clone()]
+        .iter()
+        .map(|x| x.lower.as_str())
+        .collect();
     let pair = |a: &str, b: &str| ws.windows(2).any(|p| p[0] == a && p[1] == b);
     let loading = ws.iter().any(|w| LOADING.contains(w))
         || pair("first", "dose")
@@ -368,7 +420,10 @@ fn phase(t: &Text<'_>, r: std::ops::Range<usize>) -> Option<Phase> {
     }
 }
 
-fn union(a: std::ops::Range<usize>, b: Option<std::ops::Range<usize>>) -> Vec<std::ops::Range<usize>> {
+fn union(
+    a: std::ops::Range<usize>,
+    b: Option<std::ops::Range<usize>>,
+) -> Vec<std::ops::Range<usize>> {
     let mut v = vec![a];
     v.extend(b);
     v
@@ -377,7 +432,13 @@ fn union(a: std::ops::Range<usize>, b: Option<std::ops::Range<usize>>) -> Vec<st
 /// Whether value number `k` of the value text is principal: followed by a unit (not a
 /// time point or a regimen's count), or the value's only number.
 fn principal(vt: &Text<'_>, k: usize, only: bool, cx: &Context<'_>) -> bool {
-    if vt.is_time_number(k) || (k > 0 && matches!(vt.word(k - 1), Some("every" | "day" | "week" | "weeks" | "month"))) {
+    if vt.is_time_number(k)
+        || (k > 0
+            && matches!(
+                vt.word(k - 1),
+                Some("every" | "day" | "week" | "weeks" | "month")
+            ))
+    {
         return false;
     }
     only || cx.units.at(vt, k + 1).is_some()
@@ -540,7 +601,10 @@ impl Binding<'_, '_> {
             && let Some(have) = t.unit_after(at, cx.units)
             && have != u
         {
-            return Entailment::Fails(Rule::Unit, format!("the quote gives {n} in {have}, not {u}"));
+            return Entailment::Fails(
+                Rule::Unit,
+                format!("the quote gives {n} in {have}, not {u}"),
+            );
         }
         // endpoint
         if !self.claim_concepts.is_empty() {
@@ -582,7 +646,11 @@ impl Binding<'_, '_> {
             let mut heads: Vec<String> = Vec::new();
             let mut keys: Vec<String> = Vec::new();
             for m in self.ms.iter().filter(|m| m.at < tc.row_start) {
-                let key = if m.claimed { String::new() } else { m.word.to_lowercase() };
+                let key = if m.claimed {
+                    String::new()
+                } else {
+                    m.word.to_lowercase()
+                };
                 if !keys.contains(&key) {
                     keys.push(key);
                     heads.push(m.word.clone());
@@ -638,7 +706,9 @@ impl Binding<'_, '_> {
             };
             // the value may name the group itself ("… versus 0% on placebo")
             let same = |m: &Mention| match &local.arm {
-                Some(l) => l.claimed == m.claimed && (l.claimed || l.word.eq_ignore_ascii_case(&m.word)),
+                Some(l) => {
+                    l.claimed == m.claimed && (l.claimed || l.word.eq_ignore_ascii_case(&m.word))
+                }
                 None => m.claimed,
             };
             if let Some(m) = chosen
@@ -665,7 +735,10 @@ impl Binding<'_, '_> {
                     if t.tokens[i].kind == Kind::Number
                         && !group.contains(&i)
                         && let Some(u) = cx.units.at(t, i + 1)
-                        && matches!(u, "mg" | "mcg" | "g" | "mg/kg" | "mcg/kg" | "mg/m2" | "mcg/m2/d")
+                        && matches!(
+                            u,
+                            "mg" | "mcg" | "g" | "mg/kg" | "mcg/kg" | "mg/m2" | "mcg/m2/d"
+                        )
                     {
                         v.push(format!("{} {u}", t.tokens[i].lower));
                     }
@@ -678,32 +751,45 @@ impl Binding<'_, '_> {
                 ranges
                     .iter()
                     .flat_map(|r| doses(&self.clause_text(r), cx.units))
-                    .filter(|d| d.contains(' ') && !d.starts_with(&format!("{} ", t.tokens[at].lower)))
+                    .filter(|d| {
+                        d.contains(' ') && !d.starts_with(&format!("{} ", t.tokens[at].lower))
+                    })
                     .collect()
             };
             let want_amounts: Vec<&String> = want.iter().filter(|d| d.contains(' ')).collect();
-            if !have.is_empty() && !want_amounts.is_empty() && !want_amounts.iter().any(|d| have.contains(d)) {
+            if !have.is_empty()
+                && !want_amounts.is_empty()
+                && !want_amounts.iter().any(|d| have.contains(d))
+            {
                 return Entailment::Fails(
                     Rule::Dose,
                     format!(
                         "in the quote {n} belongs to {}, not to {}",
                         have.join(", "),
-                        want_amounts.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+                        want_amounts
+                            .iter()
+                            .map(|s| s.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 );
             }
         }
         // regimen and phase of a dose
-        let quote_is_dose = cx
-            .units
-            .at(t, at + 1)
-            .is_some_and(|u| matches!(u, "mg" | "mcg" | "g" | "mg/kg" | "mcg/kg" | "mg/m2" | "mcg/m2/d"));
+        let quote_is_dose = cx.units.at(t, at + 1).is_some_and(|u| {
+            matches!(
+                u,
+                "mg" | "mcg" | "g" | "mg/kg" | "mcg/kg" | "mg/m2" | "mcg/m2/d"
+            )
+        });
         if local.is_dose || quote_is_dose || c.field.contains("dose") {
             if let Some(want) = &local.regimen {
                 let have = regimen_of(t, at, clause.clone())
                     .or_else(|| around.clone().and_then(|o| regimen_of(t, at, o)))
                     .or_else(|| {
-                        regimens(t, at..t.tokens.len()).first().map(|(_, g)| g.clone())
+                        regimens(t, at..t.tokens.len())
+                            .first()
+                            .map(|(_, g)| g.clone())
                     });
                 if let Some(have) = have
                     && &have != want
@@ -719,7 +805,8 @@ impl Binding<'_, '_> {
                     );
                 }
             }
-            let have = phase(t, clause.clone()).or_else(|| around.clone().and_then(|o| phase(t, o)));
+            let have =
+                phase(t, clause.clone()).or_else(|| around.clone().and_then(|o| phase(t, o)));
             let want = local.phase.or_else(|| {
                 // the claim's other words, when the value's clause says nothing of the phase
                 let rest = format!(
@@ -731,7 +818,9 @@ impl Binding<'_, '_> {
                 phase(&rt, 0..rt.tokens.len())
             });
             match (have, want) {
-                (Some(Phase::Loading), w) if w != Some(Phase::Loading) && w != Some(Phase::Mixed) => {
+                (Some(Phase::Loading), w)
+                    if w != Some(Phase::Loading) && w != Some(Phase::Mixed) =>
+                {
                     return Entailment::Fails(
                         Rule::Dose,
                         format!(
@@ -760,7 +849,10 @@ impl Binding<'_, '_> {
             if !self.claim_tp.iter().any(|a| a.same(tp)) {
                 return Entailment::Fails(
                     Rule::TimePoint,
-                    format!("in the table {n} is under another time point (day {:.0})", tp.days),
+                    format!(
+                        "in the table {n} is under another time point (day {:.0})",
+                        tp.days
+                    ),
                 );
             }
         } else if !self.claim_tp.is_empty() {
@@ -795,7 +887,9 @@ impl Binding<'_, '_> {
                 );
             } else if all.len() > 1 {
                 undecided.get_or_insert_with(|| {
-                    format!("the quote has several time points and {n} is bound to none in its clause")
+                    format!(
+                        "the quote has several time points and {n} is bound to none in its clause"
+                    )
                 });
             }
         }
@@ -807,7 +901,14 @@ impl Binding<'_, '_> {
             .find(|x| x.kind == Kind::Word && SUBGROUP.contains(&x.lower.as_str()))
             .map(|x| x.text);
         if overall(c.population.as_deref()) {
-            const STRONG: &[&str] = &["subgroup", "subgroups", "subset", "stratum", "strata", "subpopulation"];
+            const STRONG: &[&str] = &[
+                "subgroup",
+                "subgroups",
+                "subset",
+                "stratum",
+                "strata",
+                "subpopulation",
+            ];
             if let Some(q) = qualifier
                 && (self.arm_level || STRONG.contains(&q.to_lowercase().as_str()))
             {
@@ -898,10 +999,9 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
     let ni = |s: &str| s.contains("non inferior") || s.contains("noninferior");
     let sup = |s: &str| {
         let ws: Vec<&str> = s.split(|c: char| !c.is_alphanumeric()).collect();
-        ws.iter()
-            .enumerate()
-            .any(|(i, w)| (*w == "superior" || *w == "superiority") && (i == 0 || ws[i - 1] != "non"))
-            && !ni(s)
+        ws.iter().enumerate().any(|(i, w)| {
+            (*w == "superior" || *w == "superiority") && (i == 0 || ws[i - 1] != "non")
+        }) && !ni(s)
     };
     if sup(&v) && ni(&q_all) && !sup(&q_all) {
         return Some("the quote states non-inferiority, the claim superiority".into());
@@ -936,7 +1036,11 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
     }
     let naming: Vec<std::ops::Range<usize>> = shared
         .iter()
-        .filter(|r| qt.tokens[(*r).clone()].iter().any(|x| claimed.contains(&x.lower)))
+        .filter(|r| {
+            qt.tokens[(*r).clone()]
+                .iter()
+                .any(|x| claimed.contains(&x.lower))
+        })
         .cloned()
         .collect();
     let all_shared = shared.clone();
@@ -974,12 +1078,19 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
     let q_any_neg = has(&nw, NEGATIONS);
     // "improved" shares no stem with the content words, so test the verbs too
     let v_change = has(&vw, UP) || has(&vw, DOWN) || sup(&v);
-    if (q_neg || (q_any_neg && v_change && has(&qw, UP) == has(&vw, UP) && has(&qw, DOWN) == has(&vw, DOWN)))
+    if (q_neg
+        || (q_any_neg
+            && v_change
+            && has(&qw, UP) == has(&vw, UP)
+            && has(&qw, DOWN) == has(&vw, DOWN)))
         && !v_any_neg
     {
         return Some("the quote negates what the claim states".into());
     }
-    if (v_neg || (v_any_neg && v_change)) && !q_any_neg && (has(&qw, UP) || has(&qw, DOWN) || sup(&q) || content_verbs(&qw, &vw)) {
+    if (v_neg || (v_any_neg && v_change))
+        && !q_any_neg
+        && (has(&qw, UP) || has(&qw, DOWN) || sup(&q) || content_verbs(&qw, &vw))
+    {
         return Some("the claim negates what the quote states".into());
     }
     if v_change && has(&qw, SAME) && !has(&qw, UP) && !has(&qw, DOWN) && !sup(&q) {
@@ -1078,8 +1189,14 @@ fn content_verbs(qw: &[String], vw: &[String]) -> bool {
 fn swapped(value: &str, quote: &str) -> Option<String> {
     for conn in [" over ", " vs. ", " vs ", " versus ", "/"] {
         let (Some((va, vb)), Some((qa, qb))) = (
-            value.to_lowercase().split_once(conn).map(|(a, b)| (last_word(a), first_word(b))),
-            quote.to_lowercase().split_once(conn).map(|(a, b)| (last_word(a), first_word(b))),
+            value
+                .to_lowercase()
+                .split_once(conn)
+                .map(|(a, b)| (last_word(a), first_word(b))),
+            quote
+                .to_lowercase()
+                .split_once(conn)
+                .map(|(a, b)| (last_word(a), first_word(b))),
         ) else {
             continue;
         };

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Precision and recall of rejection, per kind of error, of the gates (entailment
+# included) on the analyst-labelled (claim, quote) sets in tests/entailment/.
+# Usage: bench/entailment_score.sh [-v]     (-v lists the lines judged otherwise)
+# The fixture set always runs; the real-corpus sets need $DOSSIER_REAL_SOURCES or
+# ../shared/real-sources.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --quiet --bin dossier
+BIN=${CARGO_TARGET_DIR:-target}/debug/dossier
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+score() { # SET LAKE
+  python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    if l.strip(): print(json.dumps(json.loads(l)["claim"]))' "$1" > "$tmp/claims.jsonl"
+  "$BIN" --quiet --lake "$2" verify --snapshot latest --claims "$tmp/claims.jsonl" > "$tmp/verdicts.jsonl" || [ $? -eq 1 ]
+  local set=$1; shift 2; python3 bench/entailment_score.py "$set" "$tmp/verdicts.jsonl" "$@"
+}
+"$BIN" --quiet --lake "$tmp/fixtures" snapshot --portfolio fixtures/portfolio.toml --import fixtures/import > /dev/null
+echo "== fixtures (tests/entailment/fixtures.jsonl)"
+score tests/entailment/fixtures.jsonl "$tmp/fixtures" "$@"
+REAL=${DOSSIER_REAL_SOURCES:-../shared/real-sources}
+if [ -f "$REAL/portfolio.toml" ]; then
+  "$BIN" --quiet --lake "$tmp/real" snapshot --portfolio "$REAL/portfolio.toml" --import "$REAL/import" > /dev/null
+  cat tests/entailment/real_*.jsonl > "$tmp/real.jsonl"
+  echo "== real corpus (tests/entailment/real_*.jsonl)"
+  score "$tmp/real.jsonl" "$tmp/real" "$@"
+else
+  echo "(real corpus not found at $REAL: its sets skipped)"
+fi
