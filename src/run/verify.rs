@@ -35,44 +35,63 @@ pub async fn scopes(
     manifest: &SnapshotManifest,
     assets: &BTreeSet<String>,
 ) -> Result<HashMap<String, Scope>, Error> {
-    let mut out = HashMap::new();
-    for id in assets {
-        let (Some(entry), Some(asset)) = (
-            manifest.assets.get(id),
-            manifest
+    use futures::{StreamExt, TryStreamExt};
+    use rayon::prelude::*;
+    let wanted: Vec<(
+        &String,
+        &crate::lake::manifest::AssetEntry,
+        &crate::domain::Asset,
+    )> = assets
+        .iter()
+        .filter_map(|id| {
+            let entry = manifest.assets.get(id)?;
+            let asset = manifest
                 .portfolio
                 .asset
                 .iter()
-                .find(|a| a.id.as_str() == id),
-        ) else {
-            continue;
-        };
-        let batches = snapshot::read_bundle(lake, &entry.bundle, &format!("asset {id}")).await?;
-        let rows = bundle::rows(&batches);
-        let families: BTreeMap<_, _> = entry.families.iter().map(|(f, o)| (*f, o.status)).collect();
-        let claims = reason::extractive(&Input::new(asset, &families, &rows)).claims;
-        let mut scope = Scope::new(
-            asset
-                .names
-                .iter()
-                .map(|n| n.to_string())
-                .chain([id.clone()])
-                .collect(),
-            entry
-                .members
-                .iter()
-                .map(|m| (m.source_id.clone(), m.role))
-                .collect(),
-        );
-        scope.bind(
-            claims
-                .iter()
-                .filter(|c| c.label == Label::Fact)
-                .filter_map(|c| c.source.as_deref().map(|s| (c, s))),
-        );
-        out.insert(id.clone(), scope);
-    }
-    Ok(out)
+                .find(|a| a.id.as_str() == id)?;
+            Some((id, entry, asset))
+        })
+        .collect();
+    // bundles read concurrently, then reasoned over on every core
+    let bundles: Vec<_> = futures::stream::iter(wanted)
+        .map(|(id, entry, asset)| async move {
+            let batches =
+                snapshot::read_bundle(lake, &entry.bundle, &format!("asset {id}")).await?;
+            Ok::<_, Error>((id, entry, asset, batches))
+        })
+        .buffer_unordered(8)
+        .try_collect()
+        .await?;
+    Ok(bundles
+        .into_par_iter()
+        .map(|(id, entry, asset, batches)| {
+            let rows = bundle::rows(&batches);
+            let families: BTreeMap<_, _> =
+                entry.families.iter().map(|(f, o)| (*f, o.status)).collect();
+            let claims = reason::extractive(&Input::new(asset, &families, &rows)).claims;
+            let mut scope = Scope::new(
+                asset
+                    .names
+                    .iter()
+                    .map(|n| n.to_string())
+                    .chain([id.clone()])
+                    .collect(),
+                entry
+                    .members
+                    .iter()
+                    .map(|m| (m.source_id.clone(), m.role))
+                    .collect(),
+            );
+            scope.bind(
+                claims
+                    .iter()
+                    .filter(|c| c.label == Label::Fact)
+                    .filter_map(|c| c.source.as_deref().map(|s| (c, s))),
+            );
+            (id.clone(), scope)
+        })
+        .collect())
 }
 
 /// Verdicts for a claims file's bytes (one per line that is not blank). A claim for an

@@ -408,6 +408,8 @@ const DOWN: &[&str] = &[
     "shortening",
     "worsened",
     "worse",
+    "less",
+    "fewer",
 ];
 
 const LOADING: &[&str] = &[
@@ -611,9 +613,18 @@ pub fn identifiers(s: &str) -> Vec<String> {
             continue;
         }
         let b = tok.text.as_bytes();
-        // codes are written in capitals (V600E, C92.1, NCT…); HbA1c and q2w are words
+        // codes are written in capitals (V600E, C92.1, NCT…); HbA1c and q2w are words,
+        // and so are endpoint names (ACR20) and regimens (Q2W)
         let lead = b.iter().take_while(|c| c.is_ascii_uppercase()).count();
-        if lead > 0 && lead < b.len() && b[lead].is_ascii_digit() {
+        let regimen = b.len() >= 3
+            && (b[0] == b'Q' || b[0] == b'q')
+            && b[1..b.len() - 1].iter().all(u8::is_ascii_digit)
+            && matches!(
+                b[b.len() - 1].to_ascii_lowercase(),
+                b'w' | b'd' | b'm' | b'h'
+            );
+        let endpoint = Lexicon::endpoints().at(&t, i).is_some();
+        if lead > 0 && lead < b.len() && b[lead].is_ascii_digit() && !regimen && !endpoint {
             words.push(tok.text.to_ascii_uppercase());
             continue;
         }
@@ -636,6 +647,15 @@ pub fn identifiers(s: &str) -> Vec<String> {
     }
     words.extend(out);
     words
+}
+
+/// Whether `id` occurs in `hay` with no letter or digit glued to either side.
+fn whole_word(hay: &str, id: &str) -> bool {
+    hay.match_indices(id).any(|(pos, _)| {
+        let before = hay[..pos].chars().next_back();
+        let after = hay[pos + id.len()..].chars().next();
+        before.is_none_or(|c| !c.is_alphanumeric()) && after.is_none_or(|c| !c.is_alphanumeric())
+    })
 }
 
 /// A sibling field of `locator` in the record (same parent), by key.
@@ -730,8 +750,10 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         .filter(|c| c.is_alphanumeric())
         .collect::<String>()
         .to_ascii_uppercase();
+    let upper_quote = quote.to_uppercase();
     for id in identifiers(&c.value) {
-        let whole = qids.iter().any(|q| q.eq_ignore_ascii_case(&id));
+        let whole = qids.iter().any(|q| q.eq_ignore_ascii_case(&id))
+            || whole_word(&upper_quote, &id.to_uppercase());
         if !whole {
             // "NDA 215866" in the quote for "NDA215866" in the value is the same identifier.
             let compact: String = id.chars().filter(|c| c.is_alphanumeric()).collect();

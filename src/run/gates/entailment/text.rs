@@ -456,6 +456,9 @@ pub(super) fn text(
     if let Some(why) = statement_dose(c, t, cx) {
         return Entailment::Fails(Rule::Dose, why);
     }
+    if let Some(why) = comparative(c, t, scope, cx) {
+        return Entailment::Fails(Rule::Direction, why);
+    }
     let nums: Vec<usize> = (0..vt.tokens.len())
         .filter(|&k| vt.tokens[k].kind == Kind::Number)
         .collect();
@@ -928,7 +931,7 @@ impl Binding<'_, '_> {
             if !want.iter().any(|w| all.contains(w.as_str()))
                 && !{
                     let low = self.record.joined.to_lowercase();
-                    want.iter().any(|w| low.contains(w.as_str()))
+                    want.iter().any(|w| low.contains(stem(w)))
                 }
             {
                 return Entailment::Fails(
@@ -1137,6 +1140,75 @@ fn best_clauses(t: &Text<'_>, content: &[&str]) -> Vec<std::ops::Range<usize>> {
         .filter(|(n, _)| *n == best)
         .map(|(_, r)| r)
         .collect()
+}
+
+/// "More frequent with HUMIRA than with control" against "0.3% of HUMIRA-treated
+/// subjects and 0.6% of control-treated subjects": the value compares two groups, the
+/// quote gives each one's number, and the order is the other way round.
+fn comparative(c: &Claim, t: &Text<'_>, scope: Option<&Scope>, cx: &Context<'_>) -> Option<String> {
+    let v = c.value.to_lowercase();
+    let (left, right) = v.split_once(" than ")?;
+    let lw = words(left);
+    let more = lw.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "more" | "higher" | "greater" | "larger" | "longer" | "frequent"
+        ) && !lw.iter().any(|x| x == "less" || x == "lower")
+    });
+    let less = lw.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "less" | "lower" | "fewer" | "smaller" | "shorter"
+        )
+    });
+    if more == less {
+        return None;
+    }
+    // the groups: the value's subject before "than", its object after
+    let known = |w: &str| {
+        COMPARATORS.contains(&w)
+            || drug_like(w)
+            || scope.is_some_and(|s| {
+                s.names
+                    .iter()
+                    .any(|n| distinctive(n).iter().any(|x| x == w))
+            })
+    };
+    let subject: Vec<String> = lw.iter().filter(|w| known(w)).cloned().collect();
+    let object: Vec<String> = words(right).into_iter().filter(|w| known(w)).collect();
+    if subject.is_empty() || object.is_empty() || subject.iter().any(|w| object.contains(w)) {
+        return None;
+    }
+    let ms = mentions(t, &subject, &object);
+    let mut mine = Vec::new();
+    let mut theirs = Vec::new();
+    for i in 0..t.tokens.len() {
+        if t.tokens[i].kind != Kind::Number
+            || t.is_time_number(i)
+            || cx.units.at(t, i + 1) != Some("%")
+        {
+            continue;
+        }
+        let Ok(x) = t.tokens[i].lower.parse::<f64>() else {
+            continue;
+        };
+        match bind_arm(t, i, &ms) {
+            Ok(Some(m)) if m.claimed => mine.push(x),
+            Ok(Some(_)) => theirs.push(x),
+            _ => {}
+        }
+    }
+    let ([a], [b]) = (&mine[..], &theirs[..]) else {
+        return None;
+    };
+    let wrong = (more && a <= b) || (less && a >= b);
+    wrong.then(|| {
+        format!(
+            "the quote gives {a}% for {} and {b}% for {}: the claim's comparison is the other way round",
+            subject.join(" "),
+            object.join(" ")
+        )
+    })
 }
 
 /// A claim for one dose group ("zolpidem 5 mg") against the quote's clause about the
