@@ -649,6 +649,21 @@ pub fn identifiers(s: &str) -> Vec<String> {
     words
 }
 
+/// Numbered groups a title names: ("cohort", "2"), ("arm", "b"), ("part", "1").
+fn group_ids(s: &str) -> Vec<(String, String)> {
+    let w = words(s);
+    w.windows(2)
+        .filter(|p| {
+            matches!(
+                p[0].as_str(),
+                "cohort" | "arm" | "group" | "part" | "level" | "stage"
+            )
+        })
+        .filter(|p| p[1].len() <= 2)
+        .map(|p| (p[0].clone(), p[1].clone()))
+        .collect()
+}
+
 /// Whether `id` occurs in `hay` with no letter or digit glued to either side.
 fn whole_word(hay: &str, id: &str) -> bool {
     hay.match_indices(id).any(|(pos, _)| {
@@ -881,6 +896,9 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
     if let Entailment::Fails(..) = verdict {
         return verdict;
     }
+    if let Some(why) = text::sign(c, &Text::new(&c.value)) {
+        return Entailment::Fails(Rule::Direction, why);
+    }
     match text::direction(c, &qt, scope) {
         Some(why) => Entailment::Fails(Rule::Direction, why),
         None => verdict,
@@ -1021,6 +1039,23 @@ fn structured_one(
             };
             let (mine, theirs) = (comp(&cw), comp(&distinctive(&cell.arm)));
             if mine != theirs && !(mine.is_empty() && theirs.is_empty()) {
+                return Entailment::Fails(
+                    Rule::Arm,
+                    format!(
+                        "the record gives this number for the group {:?}, not for {a:?}",
+                        cell.arm
+                    ),
+                );
+            }
+        }
+        // "Cohort 2" is not "Cohort 1", nor "Arm B" "Arm A"
+        if let Some(a) = c.arm.as_deref() {
+            let (mine, theirs) = (group_ids(a), group_ids(&cell.arm));
+            if mine
+                .iter()
+                .any(|(k, v)| theirs.iter().any(|(k2, v2)| k == k2 && v != v2))
+                && !mine.iter().any(|m| theirs.contains(m))
+            {
                 return Entailment::Fails(
                     Rule::Arm,
                     format!(

@@ -246,7 +246,7 @@ fn negative(s: &str, n: &str) -> Option<bool> {
 
 /// The sign of a number: "-1.62" in the source is a fall; a claim of "increased by 1.62"
 /// or of "+1.62" says the opposite.
-fn sign(c: &Claim, vt: &Text<'_>, t: &Text<'_>) -> Option<String> {
+pub(super) fn sign(c: &Claim, vt: &Text<'_>) -> Option<String> {
     let quote = c.quote.as_deref().unwrap_or("");
     let vw: Vec<&str> = vt.tokens.iter().map(|x| x.lower.as_str()).collect();
     let up = vw.iter().any(|w| UP.contains(w));
@@ -271,7 +271,6 @@ fn sign(c: &Claim, vt: &Text<'_>, t: &Text<'_>) -> Option<String> {
             ));
         }
     }
-    let _ = t;
     None
 }
 
@@ -429,8 +428,8 @@ fn union(
     v
 }
 
-/// Whether value number `k` of the value text is principal: followed by a unit (not a
-/// time point or a regimen's count), or the value's only number.
+/// Whether value number `k` of the value text is principal (not a time point or a
+/// regimen's count): the value's first or only number, or one followed by a unit.
 fn principal(vt: &Text<'_>, k: usize, only: bool, cx: &Context<'_>) -> bool {
     if vt.is_time_number(k)
         || (k > 0
@@ -441,7 +440,9 @@ fn principal(vt: &Text<'_>, k: usize, only: bool, cx: &Context<'_>) -> bool {
     {
         return false;
     }
-    only || cx.units.at(vt, k + 1).is_some()
+    // the value's first number is its main quantity ("0.05 per 100 patient-years")
+    let first = vt.tokens[..k].iter().all(|x| x.kind != Kind::Number);
+    only || first || cx.units.at(vt, k + 1).is_some()
 }
 
 /// The rules on a quote read as text, by the binder.
@@ -478,19 +479,17 @@ pub(super) fn text(
     // a population's ages ("≥ 28 days to < 18 years") are no time points: the endpoint's are
     let claim_tp = claim_time_points(c.endpoint.as_deref().unwrap_or(""));
     let vms = mentions(&vt, &claimed, &others);
+    // the endpoint's head concept: "PFS (hazard ratio for disease progression or death)"
+    // is PFS, not mortality
     let claim_concepts: Vec<&str> = {
         let et = Text::new(c.endpoint.as_deref().unwrap_or(""));
-        let mut v: Vec<&str> = Lexicon::endpoints()
+        Lexicon::endpoints()
             .all(&et, 0..et.tokens.len())
             .into_iter()
             .map(|(_, x)| x)
-            .collect();
-        v.dedup();
-        v
+            .take(1)
+            .collect()
     };
-    if let Some(why) = sign(c, &vt, t) {
-        return Entailment::Fails(Rule::Direction, why);
-    }
     let only = nums.len() == 1;
     let mut first: Option<Entailment> = None;
     for &k in &nums {
