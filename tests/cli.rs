@@ -1293,6 +1293,55 @@ fn the_snapshot_id_ignores_where_files_lay_and_the_diagnostics_say_it() {
     }
 }
 
+/// A rerun of the same snapshot changes nothing, conflicting cells included: the demo's
+/// two copies of zelnorib's study disagree on imatinib's MMR rate (48.1 vs 49.0), and
+/// that cell's two rows pair by value, not crosswise into two invented changes.
+#[test]
+fn a_rerun_with_a_conflicting_cell_is_no_change() {
+    let lake = fixture_snapshot();
+    succeeds(
+        lake.path(),
+        &["run", "--snapshot", "latest", "--run-id", "first"],
+    );
+    succeeds(
+        lake.path(),
+        &["run", "--snapshot", "latest", "--run-id", "second"],
+    );
+    let conflicting = sql_json(
+        lake.path(),
+        "SELECT count(*) AS n FROM profile_cells WHERE run_id = 'second' AND status = 'conflicting' AND field = 'efficacy.value'",
+    );
+    assert!(
+        conflicting[0]["n"].as_u64().unwrap() >= 2,
+        "{conflicting:?}"
+    );
+    let out = dossier()
+        .args([
+            "--lake",
+            lake.path().to_str().unwrap(),
+            "diff",
+            "--from",
+            "first",
+            "--to",
+            "second",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let table = sql_json(
+        lake.path(),
+        "SELECT count(*) AS n FROM cell_changes WHERE run_id = 'second'",
+    );
+    assert_eq!(table[0]["n"], 0);
+}
+
 /// Two nights: zelnorib's study posts a new version in which one number moved, and
 /// quorvimab's study posts its results. `dossier diff` and the second run's
 /// `cell_changes` say exactly that (value 67.5 -> 68.1 with both sources; efficacy cells

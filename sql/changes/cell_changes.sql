@@ -10,6 +10,7 @@
 --          status_changed (e.g. not_yet_published -> value when a trial posts results),
 --          value_changed (value or unit), recited (same value, another record version).
 --          Conflicts opened or resolved are rows of their own, one per competing value.
+--          The rows of a cell that is conflicting in both runs pair by value.
 CREATE VIEW raw_pairs AS
 SELECT COALESCE(n.asset_id, o.asset_id) AS asset_id,
        COALESCE(n.section, o.section) AS section,
@@ -39,7 +40,11 @@ FULL OUTER JOIN new_cells n
   ON o.asset_id = n.asset_id AND o.section = n.section AND o.field = n.field
  AND (o.endpoint IS NOT DISTINCT FROM n.endpoint)
  AND (o.population IS NOT DISTINCT FROM n.population)
- AND (o.arm IS NOT DISTINCT FROM n.arm);
+ AND (o.arm IS NOT DISTINCT FROM n.arm)
+ -- a conflicting cell is one row per competing value: its rows pair by value, so two
+ -- runs with the same competing values are no change (and not one per cross pair)
+ AND ((o.status <> 'conflicting') OR (n.status <> 'conflicting')
+      OR (o.value IS NOT DISTINCT FROM n.value));
 
 -- A field with nothing to show is one field-level row (no endpoint, population or arm)
 -- with its status; with values it is one row per endpoint, population and arm. So a
