@@ -912,7 +912,9 @@ impl Binding<'_, '_> {
                 "subpopulation",
             ];
             if let Some(q) = qualifier
-                && (self.arm_level || STRONG.contains(&q.to_lowercase().as_str()))
+                && (self.arm_level
+                    || c.field.contains("dose")
+                    || STRONG.contains(&q.to_lowercase().as_str()))
             {
                 return Entailment::Fails(
                     Rule::Population,
