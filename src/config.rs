@@ -39,6 +39,8 @@ pub enum ConfigError {
     Ranks(#[from] RulesError),
     #[error("assumptions {}: {message}", path.display())]
     Assumptions { path: PathBuf, message: String },
+    #[error("--entailment-tables {}: {message}", path.display())]
+    EntailmentTables { path: PathBuf, message: String },
     #[error("DataFusion settings from the environment")]
     DataFusion(#[from] datafusion::error::DataFusionError),
     #[error("{var}={value:?}: use a size in bytes, or with K, M or G (e.g. 4G)")]
@@ -93,6 +95,20 @@ pub fn ranks(path: Option<&Path>) -> Result<Ranks, ConfigError> {
         Some(p) => Ranks::parse(&read(p)?, &p.display().to_string())?,
         None => Ranks::default_ranks(),
     })
+}
+
+/// Puts the entailment tables of a directory in force (each file there replaces the
+/// shipped one of its name); without one the shipped tables stay.
+pub fn entailment_tables(dir: Option<&Path>) -> Result<(), ConfigError> {
+    use crate::run::gates::entailment::tables::Tables;
+    if let Some(d) = dir {
+        let t = Tables::load(d).map_err(|message| ConfigError::EntailmentTables {
+            path: d.to_owned(),
+            message,
+        })?;
+        Tables::install(t);
+    }
+    Ok(())
 }
 
 /// The valuation assumptions: the file given, else the shipped jobs/valuation.toml.

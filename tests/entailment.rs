@@ -397,3 +397,69 @@ fn in_a_run_the_judge_decides_the_llm_claims_the_rules_cannot_and_tables_name_th
     );
     assert!(row.contains("time point is not stated"), "{row}");
 }
+
+#[test]
+fn a_data_team_edits_the_tables_and_verify_reads_them() {
+    let lake = fixture_snapshot();
+    let pairs = set("fixtures.jsonl");
+    // a true claim the shipped tables accept
+    let p = pairs
+        .iter()
+        .find(|p| {
+            s(p, "expect") == "accept"
+                && s(&p["claim"], "field") == "efficacy.value"
+                && s(&p["claim"], "quote").split(' ').count() > 4
+        })
+        .expect("a true efficacy claim quoting a sentence");
+    let dir = tempfile::tempdir().unwrap();
+    let claims = dir.path().join("claims.jsonl");
+    std::fs::write(&claims, format!("{}\n", p["claim"])).unwrap();
+    let run = |tables: Option<&Path>| {
+        let mut cmd = dossier();
+        cmd.args([
+            "--lake",
+            lake.path().to_str().unwrap(),
+            "verify",
+            "--snapshot",
+            "latest",
+            "--claims",
+        ])
+        .arg(&claims)
+        .env_remove("DOSSIER_ENTAILMENT_TABLES");
+        if let Some(t) = tables {
+            cmd.arg("--entailment-tables").arg(t);
+        }
+        cmd.output().unwrap()
+    };
+    assert_eq!(s(&json_lines(&run(None).stdout)[0], "verdict"), "accepted");
+    // a cue that makes every efficacy quote with one of its words speak of something else
+    let word = s(&p["claim"], "quote")
+        .split(|c: char| !c.is_alphanumeric())
+        .find(|w| w.len() >= 5 && w.chars().all(|c| c.is_ascii_lowercase()))
+        .expect("a word of the quote")
+        .to_string();
+    let tables = dir.path().join("tables");
+    std::fs::create_dir(&tables).unwrap();
+    let shipped =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("jobs/field_cues.csv"))
+            .unwrap();
+    std::fs::write(
+        tables.join("field_cues.csv"),
+        format!("{shipped}efficacy.value,{word},a test cue\n"),
+    )
+    .unwrap();
+    let v = &json_lines(&run(Some(&tables)).stdout)[0];
+    assert_eq!(s(v, "verdict"), "rejected", "{v}");
+    assert_eq!(s(v, "rule"), "field");
+    assert!(s(v, "reason").contains("a test cue"), "{v}");
+    // a malformed table is a one-line error naming it, and nothing is judged
+    std::fs::write(tables.join("field_fitness.csv"), "not,the,header\n").unwrap();
+    let out = run(Some(&tables));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--entailment-tables") && err.contains("header"),
+        "{err}"
+    );
+}

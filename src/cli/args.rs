@@ -242,9 +242,19 @@ pub struct JudgeArgs {
     /// Let the judge be the reasoner's own model.
     #[arg(long)]
     pub judge_same_model: bool,
+    /// A directory of entailment tables (field_fitness.csv, field_cues.csv,
+    /// endpoints.csv, entailment_units.csv): each file there replaces the shipped one
+    /// of that name. Other tables are another run id.
+    #[arg(long, env = "DOSSIER_ENTAILMENT_TABLES")]
+    pub entailment_tables: Option<PathBuf>,
 }
 
 impl JudgeArgs {
+    /// Loads the entailment tables given and puts them in force for this process.
+    pub fn install_tables(&self) -> Result<(), dossier::config::ConfigError> {
+        dossier::config::entailment_tables(self.entailment_tables.as_deref())
+    }
+
     pub fn config(&self) -> Option<dossier::run::judge::Config> {
         dossier::run::judge::Config::from_parts(
             self.judge_base_url.clone(),

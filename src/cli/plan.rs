@@ -195,7 +195,10 @@ pub fn plan(cli: Cli) -> anyhow::Result<Plan> {
             judge,
         } => Job::Verify {
             snapshot: snapshot_ref(snapshot)?,
-            judge: judge.config(),
+            judge: {
+                judge.install_tables()?;
+                judge.config()
+            },
             claims: if claims.as_os_str() == "-" {
                 Input::Stdin
             } else {
@@ -260,7 +263,10 @@ pub fn plan(cli: Cli) -> anyhow::Result<Plan> {
                 progress: !cli.quiet,
                 baseline: baseline.map(run_ref).transpose()?,
                 assumptions: config::assumptions(assumptions.as_deref())?,
-                judge: judge.config(),
+                judge: {
+                    judge.install_tables()?;
+                    judge.config()
+                },
             }))
         }
         Command::Rules {

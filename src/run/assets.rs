@@ -118,6 +118,7 @@ impl Step<'_> {
             "llm_budget": self.client.as_ref().map(|c| c.budget()),
             "code": env!("CARGO_PKG_VERSION"),
             "assumptions": p.book.sha256(),
+            "entailment": crate::run::gates::entailment::tables::tables().sha256,
             "judge": self.judge.as_ref().map(|j| crate::run::gates::entailment::Judge::model(j.as_ref()).to_string()),
         });
         let key = self.journal.key("asset", &inputs.to_string());

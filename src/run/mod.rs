@@ -193,6 +193,13 @@ pub fn default_run_id(
     if book.sha256() != valuation::Book::shipped().sha256() {
         text.push_str(&format!("\n{}", book.sha256()));
     }
+    // Other entailment tables judge otherwise: another run.
+    {
+        use crate::run::gates::entailment::tables::{Tables, tables};
+        if !Tables::shipped_in_force() {
+            text.push_str(&format!("\nentailment {}", tables().sha256));
+        }
+    }
     // A judge decides what the rules leave undecided: another judge, another run.
     if let Some(j) = judge {
         text.push_str(&format!("\njudge {j}"));

@@ -13,6 +13,74 @@ const FITNESS_CSV: &str = include_str!("../../../../jobs/field_fitness.csv");
 const ENDPOINTS_CSV: &str = include_str!("../../../../jobs/endpoints.csv");
 const CUES_CSV: &str = include_str!("../../../../jobs/field_cues.csv");
 
+/// The gate's four tables, and the sha256 of their texts (part of a run's identity when
+/// they are not the shipped ones).
+pub struct Tables {
+    pub units: Lexicon,
+    pub endpoints: Lexicon,
+    pub cues: Cues,
+    pub fitness: Fitness,
+    pub sha256: String,
+}
+
+/// The file names of the tables, with their compiled-in texts.
+const FILES: [(&str, &str); 4] = [
+    ("entailment_units.csv", UNITS_CSV),
+    ("endpoints.csv", ENDPOINTS_CSV),
+    ("field_cues.csv", CUES_CSV),
+    ("field_fitness.csv", FITNESS_CSV),
+];
+
+static SHIPPED: LazyLock<Tables> = LazyLock::new(|| {
+    Tables::parse(FILES.map(|(_, t)| t.to_string())).expect("the shipped entailment tables parse")
+});
+static INSTALLED: std::sync::OnceLock<Tables> = std::sync::OnceLock::new();
+
+/// The tables in force: those installed from `--entailment-tables`, else the shipped ones.
+pub fn tables() -> &'static Tables {
+    INSTALLED.get().unwrap_or(&SHIPPED)
+}
+
+impl Tables {
+    fn parse(texts: [String; 4]) -> Result<Tables, String> {
+        let [units, endpoints, cues, fitness] = &texts;
+        Ok(Tables {
+            units: Lexicon::parse(units, "unit,alias", "entailment_units.csv")?,
+            endpoints: Lexicon::parse(endpoints, "concept,alias", "endpoints.csv")?,
+            cues: Cues::parse(cues)?,
+            fitness: Fitness::parse(fitness)?,
+            sha256: crate::domain::sha256_hex(texts.join("\0").as_bytes()),
+        })
+    }
+
+    /// The tables of a directory: each of the four files it holds replaces the shipped
+    /// one of that name; the others stay. An unreadable or malformed file is an error.
+    pub fn load(dir: &std::path::Path) -> Result<Tables, String> {
+        if !dir.is_dir() {
+            return Err(format!("{} is not a directory", dir.display()));
+        }
+        let mut texts = FILES.map(|(_, t)| t.to_string());
+        for (i, (name, _)) in FILES.iter().enumerate() {
+            let p = dir.join(name);
+            if p.is_file() {
+                texts[i] =
+                    std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+            }
+        }
+        Tables::parse(texts).map_err(|e| format!("{}: {e}", dir.display()))
+    }
+
+    /// Puts `t` in force for the rest of the process (once, before any claim is judged).
+    pub fn install(t: Tables) {
+        let _ = INSTALLED.set(t);
+    }
+
+    /// Whether the tables in force are the shipped ones.
+    pub fn shipped_in_force() -> bool {
+        tables().sha256 == SHIPPED.sha256
+    }
+}
+
 /// A table of spellings: each alias (as tokens) names one canonical term. Units
 /// (`jobs/entailment_units.csv`) and endpoint concepts (`jobs/endpoints.csv`) are two.
 pub struct Lexicon {
@@ -57,21 +125,14 @@ impl Lexicon {
         Ok(Lexicon { by_first })
     }
 
+    /// The unit spellings in force (`entailment_units.csv`).
     pub fn shipped() -> &'static Lexicon {
-        static U: LazyLock<Lexicon> = LazyLock::new(|| {
-            Lexicon::parse(UNITS_CSV, "unit,alias", "entailment_units.csv")
-                .expect("jobs/entailment_units.csv parses")
-        });
-        &U
+        &tables().units
     }
 
-    /// The endpoint concepts (OS, PFS, ACR20, …) of `jobs/endpoints.csv`.
+    /// The endpoint concepts (OS, PFS, ACR20, …) in force (`endpoints.csv`).
     pub fn endpoints() -> &'static Lexicon {
-        static E: LazyLock<Lexicon> = LazyLock::new(|| {
-            Lexicon::parse(ENDPOINTS_CSV, "concept,alias", "endpoints.csv")
-                .expect("jobs/endpoints.csv parses")
-        });
-        &E
+        &tables().endpoints
     }
 
     /// The term whose alias starts at token `i` of `t`, and its length in tokens.
@@ -135,20 +196,20 @@ pub struct Cues {
 }
 
 impl Cues {
+    pub fn parse(text: &str) -> Result<Cues, String> {
+        let mut rows = Vec::new();
+        for (n, line) in csv_lines(text, "field,word,why")? {
+            let [f, w, why] = line[..] else {
+                return Err(format!("field_cues.csv line {n}: want field,word,why"));
+            };
+            rows.push((f.to_string(), w.to_lowercase(), why.to_string()));
+        }
+        Ok(Cues { rows })
+    }
+
+    /// The field cues in force (`field_cues.csv`).
     pub fn shipped() -> &'static Cues {
-        static C: LazyLock<Cues> = LazyLock::new(|| {
-            let mut rows = Vec::new();
-            for (n, line) in
-                csv_lines(CUES_CSV, "field,word,why").expect("jobs/field_cues.csv parses")
-            {
-                let [f, w, why] = line[..] else {
-                    panic!("jobs/field_cues.csv line {n}: want field,word,why");
-                };
-                rows.push((f.to_string(), w.to_lowercase(), why.to_string()));
-            }
-            Cues { rows }
-        });
-        &C
+        &tables().cues
     }
 
     /// The first cue of `field` among `quote_words` that `value_words` lack, with its why.
@@ -253,10 +314,9 @@ impl Fitness {
         Ok(Fitness { rows })
     }
 
+    /// The field fitness table in force (`field_fitness.csv`).
     pub fn shipped() -> &'static Fitness {
-        static F: LazyLock<Fitness> =
-            LazyLock::new(|| Fitness::parse(FITNESS_CSV).expect("jobs/field_fitness.csv parses"));
-        &F
+        &tables().fitness
     }
 
     /// Whether the part at `locator` of a `family` record may feed `field`. `sibling`
