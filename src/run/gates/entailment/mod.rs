@@ -978,6 +978,18 @@ fn structured(c: &Claim, cells: &[Cell], scope: &Scope, sid: &str, cx: &Context<
         return Entailment::Holds;
     }
     let same_field: Vec<&Cell> = cells.iter().filter(|x| x.field == c.field).collect();
+    // the place holds another arm-level field (a standard error claimed as the standard
+    // deviation, a count analyzed as the value)
+    let arm_level = |f: &str| profile::spec(f).is_some_and(|s| s.arm_bound);
+    if same_field.is_empty()
+        && arm_level(&c.field)
+        && let Some(other) = cells.iter().find(|x| arm_level(&x.field))
+    {
+        return Entailment::Fails(
+            Rule::Field,
+            format!("the record gives this value as {}, not {}", other.field, c.field),
+        );
+    }
     let pool: Vec<&Cell> = if same_field.is_empty() {
         cells.iter().collect()
     } else {
@@ -1017,7 +1029,7 @@ fn structured_one(
         if !names_group(&cw, &cell.arm) {
             let comparator = distinctive(&cell.arm)
                 .iter()
-                .any(|w| COMPARATORS.contains(&w.as_str()));
+                .any(|w| COMPARATORS.contains(&w.as_str()) || text::drug_like(w));
             if c.arm.as_deref().is_some_and(|a| !a.trim().is_empty()) || comparator {
                 return Entailment::Fails(
                     Rule::Arm,
@@ -1177,8 +1189,19 @@ fn structured_one(
                 ),
             );
         }
+        // a class the claim names ("fasting glucose" of a glucose outcome) is a measure,
+        // not a subgroup the claim passes over
+        let named = {
+            let said = distinctive(&format!(
+                "{} {}",
+                c.endpoint.as_deref().unwrap_or(""),
+                c.value
+            ));
+            distinctive(&cell.population).iter().any(|w| said.contains(w))
+        };
         if overall(c.population.as_deref()) {
             if classes > 1
+                && !named
                 && !cell.population.is_empty()
                 && !pop_is_time
                 && !overall(Some(&cell.population))

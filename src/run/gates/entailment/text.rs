@@ -204,7 +204,7 @@ const DRUG_SUFFIXES: &[&str] = &[
     "nib",
 ];
 
-fn drug_like(w: &str) -> bool {
+pub(super) fn drug_like(w: &str) -> bool {
     w.len() >= 6
         && w.chars().all(|c| c.is_ascii_lowercase())
         && DRUG_SUFFIXES.iter().any(|s| w.ends_with(s))
