@@ -191,6 +191,8 @@ impl<'a> Text<'a> {
                         | "compared"
                         | "with"
                         | "-"
+                        | "("
+                        | ")"
                 )
                 || crate::run::gates::entailment::tables::is_unit_word(&t.lower)
         };
@@ -276,7 +278,14 @@ impl<'a> Text<'a> {
                         | "of"
                 )
             });
-        (hyphen || lead).then_some(TimePoint { days: n * u })
+        // "for 14 or 21 days": the last of a list of time values after a lead word
+        let listed = i >= 3
+            && matches!(self.word(i - 1), Some("or" | "and"))
+            && self.tokens[i - 2].kind == Kind::Number
+            && self.word(i - 3).is_some_and(|w| {
+                matches!(w, "for" | "at" | "after" | "through" | "over" | "within")
+            });
+        (hyphen || lead || listed).then_some(TimePoint { days: n * u })
     }
 
     /// Every time point of the range.

@@ -669,6 +669,38 @@ fn group_ids(s: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Hyphenated codes of a text, whole: "HLC-101", "GS-5734", "HLC-101-301".
+fn codes(s: &str) -> Vec<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let start = i;
+        while i < b.len() && b[i].is_ascii_uppercase() {
+            i += 1;
+        }
+        let letters = i - start;
+        let glued = start > 0 && b[start - 1].is_ascii_alphanumeric();
+        let mut end = i;
+        let mut parts = 0;
+        while end + 1 < b.len() && b[end] == b'-' && b[end + 1].is_ascii_digit() {
+            end += 1;
+            while end < b.len() && b[end].is_ascii_digit() {
+                end += 1;
+            }
+            parts += 1;
+        }
+        let bounded = end >= b.len() || !b[end].is_ascii_alphanumeric();
+        if letters >= 2 && parts > 0 && !glued && bounded {
+            out.push(s[start..end].to_string());
+            i = end;
+        } else {
+            i = start + letters.max(1);
+        }
+    }
+    out
+}
+
 /// Whether `id` occurs in `hay` with no letter or digit glued to either side.
 fn whole_word(hay: &str, id: &str) -> bool {
     hay.match_indices(id).any(|(pos, _)| {
@@ -904,6 +936,31 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
     if let Some(why) = text::sign(c, &Text::new(&c.value)) {
         return Entailment::Fails(Rule::Direction, why);
     }
+    // a comparison's type is the record's word for it: NON_INFERIORITY is not OTHER
+    if c.field == "efficacy.non_inferiority_type" {
+        let norm = |s: &str| words(s).join(" ");
+        let (v, q) = (norm(&c.value), norm(quote));
+        if !v.contains(&q) && !q.contains(&v) {
+            return Entailment::Fails(
+                Rule::Direction,
+                format!(
+                    "the record types the comparison {quote:?}, not {:?}",
+                    c.value
+                ),
+            );
+        }
+    }
+    // hyphenated codes are whole: HLC-101 is not HLC-101-301
+    let (vc, qc) = (codes(&c.value), codes(quote));
+    if let Some(code) = vc.iter().find(|x| !qc.contains(x)) {
+        return Entailment::Fails(
+            Rule::Identifier,
+            format!(
+                "{code} is not whole in the quote (it has {})",
+                list_or_none(&qc)
+            ),
+        );
+    }
     match text::direction(c, &qt, scope) {
         Some(why) => Entailment::Fails(Rule::Direction, why),
         None => verdict,
@@ -981,13 +1038,21 @@ fn structured(c: &Claim, cells: &[Cell], scope: &Scope, sid: &str, cx: &Context<
     // the place holds another arm-level field (a standard error claimed as the standard
     // deviation, a count analyzed as the value)
     let arm_level = |f: &str| profile::spec(f).is_some_and(|s| s.arm_bound);
+    let numeric = Text::new(&c.value)
+        .tokens
+        .iter()
+        .all(|x| x.kind != Kind::Word || tables::is_unit_word(&x.lower));
     if same_field.is_empty()
+        && numeric
         && arm_level(&c.field)
         && let Some(other) = cells.iter().find(|x| arm_level(&x.field))
     {
         return Entailment::Fails(
             Rule::Field,
-            format!("the record gives this value as {}, not {}", other.field, c.field),
+            format!(
+                "the record gives this value as {}, not {}",
+                other.field, c.field
+            ),
         );
     }
     let pool: Vec<&Cell> = if same_field.is_empty() {
@@ -1197,7 +1262,9 @@ fn structured_one(
                 c.endpoint.as_deref().unwrap_or(""),
                 c.value
             ));
-            distinctive(&cell.population).iter().any(|w| said.contains(w))
+            distinctive(&cell.population)
+                .iter()
+                .any(|w| said.contains(w))
         };
         if overall(c.population.as_deref()) {
             if classes > 1

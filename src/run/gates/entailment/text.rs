@@ -732,17 +732,31 @@ impl Binding<'_, '_> {
         if !want.is_empty() && !local.is_dose {
             let (group, pos) = t.parallel_numbers(at);
             let listed: Vec<String> = {
+                let mass = |u: &str| {
+                    matches!(
+                        u,
+                        "mg" | "mcg" | "g" | "mg/kg" | "mcg/kg" | "mg/m2" | "mcg/m2/d" | "mg/day"
+                    )
+                };
                 let mut v = Vec::new();
+                let mut pending: Vec<usize> = Vec::new();
                 for i in 0..t.tokens.len() {
-                    if t.tokens[i].kind == Kind::Number
-                        && !group.contains(&i)
-                        && let Some(u) = cx.units.at(t, i + 1)
-                        && matches!(
-                            u,
-                            "mg" | "mcg" | "g" | "mg/kg" | "mcg/kg" | "mg/m2" | "mcg/m2/d"
-                        )
-                    {
-                        v.push(format!("{} {u}", t.tokens[i].lower));
+                    if t.tokens[i].kind != Kind::Number || group.contains(&i) {
+                        continue;
+                    }
+                    match cx.units.at(t, i + 1) {
+                        Some(u) if mass(u) => {
+                            // "the 5 and 10 mg tablets": the list shares the unit
+                            for &k in &pending {
+                                v.push(format!("{} {u}", t.tokens[k].lower));
+                            }
+                            pending.clear();
+                            v.push(format!("{} {u}", t.tokens[i].lower));
+                        }
+                        None if matches!(t.word(i + 1), Some("and" | "or" | ",")) => {
+                            pending.push(i)
+                        }
+                        _ => pending.clear(),
                     }
                 }
                 v
