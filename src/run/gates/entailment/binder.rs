@@ -297,16 +297,30 @@ impl<'a> Text<'a> {
     /// The unit written right after the number at `at` (or after the last number of its
     /// parallel list: "4.8 vs 1.5 months"), as its canonical name.
     pub fn unit_after<'u>(&self, at: usize, units: &'u super::tables::Units) -> Option<&'u str> {
-        if let Some(u) = units.at(self, at + 1) {
+        if let Some(u) = units.at(self, self.past_aside(at + 1)) {
             return Some(u);
         }
         let (group, pos) = self.parallel_numbers(at);
         for &k in &group[pos + 1..] {
-            if let Some(u) = units.at(self, k + 1) {
+            if let Some(u) = units.at(self, self.past_aside(k + 1)) {
                 return Some(u);
             }
         }
         None
+    }
+
+    /// The token after a parenthetical aside that opens at `i` ("121 (range: 58 to 272)
+    /// ng/mL"), or `i` itself.
+    fn past_aside(&self, i: usize) -> usize {
+        match self.tokens.get(i) {
+            Some(x) if x.text == "(" => {
+                let d = x.depth;
+                (i + 1..self.tokens.len())
+                    .find(|&k| self.tokens[k].text == ")" && self.tokens[k].depth == d)
+                    .map_or(i, |k| k + 1)
+            }
+            _ => i,
+        }
     }
 }
 

@@ -985,9 +985,19 @@ fn doses(s: &str, units: &Units) -> Vec<String> {
             && let Some(u) = units.at(&t, i + 1)
             && matches!(
                 u,
-                "mg" | "mcg" | "g" | "mg/kg" | "mcg/kg" | "mg/m2" | "mcg/m2/d" | "ml" | "iu"
+                "mg" | "mcg"
+                    | "g"
+                    | "mg/kg"
+                    | "mcg/kg"
+                    | "mg/m2"
+                    | "mcg/m2/d"
+                    | "mg/day"
+                    | "ml"
+                    | "iu"
             )
         {
+            // a daily dose in mg is the dose in mg ("70 mg" is "70 mg/day")
+            let u = if u == "mg/day" { "mg" } else { u };
             out.push(format!("{} {u}", tok.lower));
         }
         if tok.kind == Kind::Word {

@@ -20,6 +20,9 @@ pub struct Cell {
     pub index: usize,
     pub cells: usize,
     pub row_start: usize,
+    /// The row's label with its doses and groups ("VYVANSE (50 mg/day)"), before the
+    /// first cell.
+    pub label: std::ops::Range<usize>,
 }
 
 fn in_row(t: &Text<'_>, i: usize) -> bool {
@@ -121,12 +124,30 @@ pub fn read(t: &Text<'_>, at: usize, endpoints: &Lexicon) -> Option<Cell> {
         m if cells.len() % m == 0 && (cells.len() == m || column.is_some()) => Some(tps[index % m]),
         _ => None,
     };
+    // the row's label, doses and parentheses included, back to the previous row
+    let mut label = rs;
+    while label > 0 {
+        let k = label - 1;
+        let x = &t.tokens[k];
+        let ok = match x.kind {
+            Kind::Word => true,
+            Kind::Symbol => matches!(x.text, "(" | ")" | "/" | "-" | ","),
+            Kind::Number => {
+                t.is_time_number(k) || t.tokens.get(k + 1).is_some_and(|n| n.kind == Kind::Word)
+            }
+        };
+        if !ok {
+            break;
+        }
+        label = k;
+    }
     Some(Cell {
         column,
         time_point,
         index,
         cells: cells.len(),
         row_start: ls,
+        label: label..rs,
     })
 }
 

@@ -746,6 +746,7 @@ impl Binding<'_, '_> {
                     }
                     match cx.units.at(t, i + 1) {
                         Some(u) if mass(u) => {
+                            let u = if u == "mg/day" { "mg" } else { u };
                             // "the 5 and 10 mg tablets": the list shares the unit
                             for &k in &pending {
                                 v.push(format!("{} {u}", t.tokens[k].lower));
@@ -761,7 +762,19 @@ impl Binding<'_, '_> {
                 }
                 v
             };
-            let have: Vec<String> = if group.len() >= 2 && listed.len() == group.len() {
+            // a table row's own label names its dose group ("VYVANSE (50 mg/day) 37.3 …")
+            let row_doses: Vec<String> = table
+                .as_ref()
+                .map(|tc| {
+                    doses(&self.clause_text(&tc.label), cx.units)
+                        .into_iter()
+                        .filter(|d| d.contains(' '))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let have: Vec<String> = if !row_doses.is_empty() {
+                row_doses
+            } else if group.len() >= 2 && listed.len() == group.len() {
                 vec![listed[pos].clone()]
             } else {
                 ranges
@@ -795,7 +808,7 @@ impl Binding<'_, '_> {
         let quote_is_dose = cx.units.at(t, at + 1).is_some_and(|u| {
             matches!(
                 u,
-                "mg" | "mcg" | "g" | "mg/kg" | "mcg/kg" | "mg/m2" | "mcg/m2/d"
+                "mg" | "mcg" | "g" | "mg/kg" | "mcg/kg" | "mg/m2" | "mcg/m2/d" | "mg/day"
             )
         });
         if local.is_dose || quote_is_dose || c.field.contains("dose") {
