@@ -20,12 +20,16 @@ for l in open(sys.argv[1]):
 "$BIN" --quiet --lake "$tmp/fixtures" snapshot --portfolio fixtures/portfolio.toml --import fixtures/import > /dev/null
 echo "== fixtures (tests/entailment/fixtures.jsonl)"
 score tests/entailment/fixtures.jsonl "$tmp/fixtures" "$@"
+echo "== fixtures, second set (tests/entailment/second_fixtures.jsonl)"
+score tests/entailment/second_fixtures.jsonl "$tmp/fixtures" "$@"
 REAL=${DOSSIER_REAL_SOURCES:-../shared/real-sources}
 if [ -f "$REAL/portfolio.toml" ]; then
   "$BIN" --quiet --lake "$tmp/real" snapshot --portfolio "$REAL/portfolio.toml" --import "$REAL/import" > /dev/null
   cat tests/entailment/real_*.jsonl > "$tmp/real.jsonl"
   echo "== real corpus (tests/entailment/real_*.jsonl)"
   score "$tmp/real.jsonl" "$tmp/real" "$@"
+  echo "== real corpus, second set (tests/entailment/second_real.jsonl)"
+  score tests/entailment/second_real.jsonl "$tmp/real" "$@"
 else
   echo "(real corpus not found at $REAL: its sets skipped)"
 fi

@@ -160,6 +160,11 @@ fn the_fixture_pairs_are_judged_as_the_analyst_judged_them() {
         assert!(x.wrong > 0 && x.true_ > 0, "{k}: {x:?}");
     }
     assert_shares("fixtures", &t, 0.10, 0.0);
+    // the second set was written after the rules and scored once unseen (see the
+    // README); it was tuned on since, so it is held to what it shows now
+    let (t, misses) = score(lake.path(), &set("second_fixtures.jsonl"));
+    report("second fixtures", &t, &misses);
+    assert_shares("second fixtures", &t, 0.10, 0.0);
 }
 
 #[test]
@@ -175,6 +180,9 @@ fn the_real_corpus_pairs_are_judged_as_the_analyst_judged_them() {
     let (t, misses) = score(lake.path(), &pairs);
     report("real", &t, &misses);
     assert_shares("real", &t, 0.10, 0.02);
+    let (t, misses) = score(lake.path(), &set("second_real.jsonl"));
+    report("second real", &t, &misses);
+    assert_shares("second real", &t, 0.25, 0.02);
 }
 
 /// A copy of the fixtures with one more press page, whose sentence gives a rate after
