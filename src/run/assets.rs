@@ -196,19 +196,7 @@ pub fn reason_asset(
     let (extra, prompt_tokens, bundle_tokens) = llm_claims(&input, &out)?;
     let mut claims = out.claims.clone();
     claims.extend(extra);
-    let scope = crate::run::gates::Scope::new(
-        asset
-            .names
-            .iter()
-            .map(|n| n.to_string())
-            .chain([asset_id.to_string()])
-            .collect(),
-        entry
-            .members
-            .iter()
-            .map(|m| (m.source_id.clone(), m.role))
-            .collect(),
-    );
+    let scope = crate::run::gates::Scope::of(asset, entry);
     let verdicts = gates_judge(&claims, out.claims.len(), ev, scope, judge);
     let mut accepted = Vec::new();
     let mut filled = BTreeSet::new();

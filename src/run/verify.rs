@@ -70,19 +70,7 @@ pub async fn scopes(
             let families: BTreeMap<_, _> =
                 entry.families.iter().map(|(f, o)| (*f, o.status)).collect();
             let claims = reason::extractive(&Input::new(asset, &families, &rows)).claims;
-            let mut scope = Scope::new(
-                asset
-                    .names
-                    .iter()
-                    .map(|n| n.to_string())
-                    .chain([id.clone()])
-                    .collect(),
-                entry
-                    .members
-                    .iter()
-                    .map(|m| (m.source_id.clone(), m.role))
-                    .collect(),
-            );
+            let mut scope = Scope::of(asset, entry);
             scope.bind(
                 claims
                     .iter()

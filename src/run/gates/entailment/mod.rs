@@ -143,6 +143,24 @@ impl Scope {
         }
     }
 
+    /// The scope of a portfolio asset in a snapshot: its names (and id) and the records
+    /// its manifest entry lists.
+    pub fn of(asset: &crate::domain::Asset, entry: &crate::lake::manifest::AssetEntry) -> Scope {
+        Scope::new(
+            asset
+                .names
+                .iter()
+                .map(|n| n.to_string())
+                .chain([asset.id.to_string()])
+                .collect(),
+            entry
+                .members
+                .iter()
+                .map(|m| (m.source_id.clone(), m.role))
+                .collect(),
+        )
+    }
+
     /// Binds the accepted structured facts (each with the source id the gates found).
     pub fn bind<'c>(&mut self, claims: impl IntoIterator<Item = (&'c Claim, &'c str)>) {
         for (c, sid) in claims {
@@ -294,7 +312,18 @@ const COMPARATORS: &[&str] = &[
     "observation",
 ];
 
-/// Words that mark a subgroup in a clause.
+/// Words that name a subgroup outright, in a clause of any field.
+const STRONG_SUBGROUP: &[&str] = &[
+    "subgroup",
+    "subgroups",
+    "subset",
+    "stratum",
+    "strata",
+    "subpopulation",
+];
+
+/// Words that mark a subgroup in a clause of an arm-level or dose value: the outright
+/// ones, and ages, regions, prior therapy, biomarkers, sex, impairment.
 const SUBGROUP: &[&str] = &[
     "subgroup",
     "subgroups",

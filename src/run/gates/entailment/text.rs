@@ -13,8 +13,8 @@ use super::binder::{Kind, Text, TimePoint, claim_time_points};
 use super::tables::{Lexicon, is_unit_word};
 use super::{
     COMPARATORS, Claim, Context, DOWN, Entailment, GENERIC, LOADING, MAINTENANCE, NEGATIONS, Rule,
-    SUBGROUP, Scope, UP, claim_unit, claimed_name, claimed_words, distinctive, doses, overall,
-    words,
+    STRONG_SUBGROUP, SUBGROUP, Scope, UP, claim_unit, claimed_name, claimed_words, distinctive,
+    doses, overall, words,
 };
 use crate::run::evidence::EvidenceRecord;
 use crate::run::profile;
@@ -930,18 +930,10 @@ impl Binding<'_, '_> {
             .find(|x| x.kind == Kind::Word && SUBGROUP.contains(&x.lower.as_str()))
             .map(|x| x.text);
         if overall(c.population.as_deref()) {
-            const STRONG: &[&str] = &[
-                "subgroup",
-                "subgroups",
-                "subset",
-                "stratum",
-                "strata",
-                "subpopulation",
-            ];
             if let Some(q) = qualifier
                 && (self.arm_level
                     || c.field.contains("dose")
-                    || STRONG.contains(&q.to_lowercase().as_str()))
+                    || STRONG_SUBGROUP.contains(&q.to_lowercase().as_str()))
             {
                 return Entailment::Fails(
                     Rule::Population,
