@@ -532,6 +532,49 @@ fn siblings<'r>(r: &'r EvidenceRecord, place: &str) -> Vec<(&'r str, &'r str)> {
 /// A table row's own period and population (its `year`, `fy`, `end`, `sex` fields) must
 /// be the claim's: 1.8 in the 2020 row is not the 2021 rate, and a both-sexes rate is not
 /// the rate for women.
+/// A posted outcome analysed in a subset ("participants who underwent HSCT") gives no
+/// value for everyone: a claim for all patients at such an outcome fails, unless the
+/// claim names the subset.
+fn outcome_population(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
+    if !overall(c.population.as_deref()) || !profile::spec(&c.field).is_some_and(|s| s.arm_bound) {
+        return None;
+    }
+    // the outcome's own population text: JSON `…/outcomeMeasures/N/populationDescription`,
+    // legacy XML `…/outcome[N]/population[1]`
+    let (head, key) = if let Some(i) = place.find("/outcomeMeasures/") {
+        let rest = &place[i + "/outcomeMeasures/".len()..];
+        let n = rest.split('/').next()?;
+        (format!("{}/outcomeMeasures/{n}", &place[..i]), "/populationDescription")
+    } else if let Some(i) = place.find("/outcome[") {
+        let end = place[i + 1..].find(']')? + i + 2;
+        (place[..end].to_string(), "/population[1]")
+    } else {
+        return None;
+    };
+    let want = format!("{head}{key}");
+    let text = r
+        .locators
+        .iter()
+        .position(|l| *l == want)
+        .map(|i| r.field_text(i))?;
+    let w = words(text);
+    let subset = w.windows(2).any(|p| p[0] == "who" && matches!(p[1].as_str(), "underwent" | "had" | "achieved"))
+        || w.iter().any(|x| STRONG_SUBGROUP.contains(&x.as_str()));
+    let named = {
+        let said = distinctive(&format!("{} {}", c.endpoint.as_deref().unwrap_or(""), c.value));
+        distinctive(text).iter().filter(|x| x.len() >= 4).any(|x| said.contains(x))
+    };
+    (subset && !named).then(|| {
+        Entailment::Fails(
+            Rule::Population,
+            format!(
+                "the outcome is analysed in a subset ({:?}), not in all patients",
+                crate::domain::one_line(text)
+            ),
+        )
+    })
+}
+
 fn row_context(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
     let sib = siblings(r, place);
     if sib.is_empty() {
@@ -937,6 +980,9 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
     let own = at_place.is_some_and(|cells| cells.contains(&Cell::of(c)));
     let cells = at_place.filter(|_| whole || bare || own);
     if let Some(v) = row_context(c, r, &place) {
+        return v;
+    }
+    if let Some(v) = outcome_population(c, r, &place) {
         return v;
     }
     let verdict = match cells {
