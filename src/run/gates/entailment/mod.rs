@@ -544,7 +544,10 @@ fn outcome_population(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Enta
     let (head, key) = if let Some(i) = place.find("/outcomeMeasures/") {
         let rest = &place[i + "/outcomeMeasures/".len()..];
         let n = rest.split('/').next()?;
-        (format!("{}/outcomeMeasures/{n}", &place[..i]), "/populationDescription")
+        (
+            format!("{}/outcomeMeasures/{n}", &place[..i]),
+            "/populationDescription",
+        )
     } else if let Some(i) = place.find("/outcome[") {
         let end = place[i + 1..].find(']')? + i + 2;
         (place[..end].to_string(), "/population[1]")
@@ -558,11 +561,20 @@ fn outcome_population(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Enta
         .position(|l| *l == want)
         .map(|i| r.field_text(i))?;
     let w = words(text);
-    let subset = w.windows(2).any(|p| p[0] == "who" && matches!(p[1].as_str(), "underwent" | "had" | "achieved"))
+    let subset = w
+        .windows(2)
+        .any(|p| p[0] == "who" && matches!(p[1].as_str(), "underwent" | "had" | "achieved"))
         || w.iter().any(|x| STRONG_SUBGROUP.contains(&x.as_str()));
     let named = {
-        let said = distinctive(&format!("{} {}", c.endpoint.as_deref().unwrap_or(""), c.value));
-        distinctive(text).iter().filter(|x| x.len() >= 4).any(|x| said.contains(x))
+        let said = distinctive(&format!(
+            "{} {}",
+            c.endpoint.as_deref().unwrap_or(""),
+            c.value
+        ));
+        distinctive(text)
+            .iter()
+            .filter(|x| x.len() >= 4)
+            .any(|x| said.contains(x))
     };
     (subset && !named).then(|| {
         Entailment::Fails(

@@ -419,6 +419,36 @@ fn phase(t: &Text<'_>, r: std::ops::Range<usize>) -> Option<Phase> {
     }
 }
 
+/// The dose phase the marker nearest to the number at `at` names, within `r`: in
+/// "the starting dose is 30 mg/day … to the target dose of 50 to 70 mg/day", 30 is the
+/// starting dose and 50 the target one. A clause that opens with "followed by" is later.
+fn phase_near(t: &Text<'_>, r: std::ops::Range<usize>, at: usize) -> Option<Phase> {
+    if t.opens_later_phase(r.start) {
+        return Some(Phase::Later);
+    }
+    let mut best: Option<(usize, Phase)> = None;
+    for i in r.clone() {
+        let w = t.tokens[i].lower.as_str();
+        let next = t.word(i + 1).unwrap_or("");
+        let p = if LOADING.contains(&w) || (w == "first" && next == "dose") {
+            Some(Phase::Loading)
+        } else if (w == "day" && next == "1") || (matches!(w, "week" | "weeks") && next == "0") {
+            Some(Phase::Loading)
+        } else if MAINTENANCE.contains(&w) || matches!(w, "target" | "titrated" | "maximum") {
+            Some(Phase::Later)
+        } else {
+            None
+        };
+        if let Some(p) = p {
+            let d = i.abs_diff(at);
+            if best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, p));
+            }
+        }
+    }
+    best.map(|(_, p)| p)
+}
+
 fn union(
     a: std::ops::Range<usize>,
     b: Option<std::ops::Range<usize>>,
@@ -834,8 +864,8 @@ impl Binding<'_, '_> {
                     );
                 }
             }
-            let have =
-                phase(t, clause.clone()).or_else(|| around.clone().and_then(|o| phase(t, o)));
+            let have = phase_near(t, clause.clone(), at)
+                .or_else(|| around.clone().and_then(|o| phase_near(t, o, at)));
             let want = local.phase.or_else(|| {
                 // the claim's other words, when the value's clause says nothing of the phase
                 let rest = format!(
