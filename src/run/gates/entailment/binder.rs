@@ -364,6 +364,29 @@ fn normalize_number(s: &str) -> String {
     }
 }
 
+/// The time points an endpoint claims: those of its closing parenthesis or bracket when
+/// it names some ("… at Week 12 and 24 (Week 24)" claims week 24; "… [Week 16]" week 16),
+/// else all it names.
+pub fn endpoint_time_points(s: &str) -> Vec<TimePoint> {
+    let t = s.trim_end();
+    let close = match t.chars().last() {
+        Some(')') => '(',
+        Some(']') => '[',
+        _ => return claim_time_points(s),
+    };
+    match t.rfind(close) {
+        Some(i) => {
+            let last = claim_time_points(&t[i..]);
+            if last.is_empty() {
+                claim_time_points(s)
+            } else {
+                last
+            }
+        }
+        None => claim_time_points(s),
+    }
+}
+
 /// Time points named in a claim's own words (its endpoint or population): "week 12",
 /// "12 weeks", "Week 16", "at month 6".
 pub fn claim_time_points(s: &str) -> Vec<TimePoint> {

@@ -1299,7 +1299,7 @@ fn structured_one(
     }
     // time point: the claim's endpoint names it (a population's ages are none); a class
     // titled by a time point ("6 months") is more precise than the outcome's time frame
-    let claim_tp = claim_time_points(c.endpoint.as_deref().unwrap_or(""));
+    let claim_tp = binder::endpoint_time_points(c.endpoint.as_deref().unwrap_or(""));
     let class_tp = claim_time_points(&cell.population);
     let cell_tp = if class_tp.is_empty() {
         claim_time_points(&cell.endpoint)

@@ -9,7 +9,7 @@
 
 use std::collections::HashSet;
 
-use super::binder::{Kind, Text, TimePoint, claim_time_points};
+use super::binder::{Kind, Text, TimePoint};
 use super::tables::{Lexicon, is_unit_word};
 use super::{
     COMPARATORS, Claim, Context, DOWN, Entailment, GENERIC, LOADING, MAINTENANCE, NEGATIONS, Rule,
@@ -507,7 +507,7 @@ pub(super) fn text(
     let (claimed, others) = sides(c, scope);
     let ms = mentions(t, &claimed, &others);
     // a population's ages ("≥ 28 days to < 18 years") are no time points: the endpoint's are
-    let claim_tp = claim_time_points(c.endpoint.as_deref().unwrap_or(""));
+    let claim_tp = super::binder::endpoint_time_points(c.endpoint.as_deref().unwrap_or(""));
     let vms = mentions(&vt, &claimed, &others);
     // the endpoint's head concept: "PFS (hazard ratio for disease progression or death)"
     // is PFS, not mortality
