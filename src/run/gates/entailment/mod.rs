@@ -997,6 +997,18 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
     if let Some(v) = outcome_population(c, r, &place) {
         return v;
     }
+    // a table column's name is its unit: `count` is no rate per 100,000
+    if r.family == crate::domain::Family::Epi
+        && let Some(key) = place.rsplit('/').next()
+        && let Some(have) = cx.units.canonical(key)
+        && let Some(want) = claim_unit(c, cx.units)
+        && have != want
+    {
+        return Entailment::Fails(
+            Rule::Unit,
+            format!("the value at {place} is a {have} (its column {key:?}), not {want}"),
+        );
+    }
     let verdict = match cells {
         Some(cells) => structured(
             c,

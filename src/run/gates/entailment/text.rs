@@ -1146,7 +1146,25 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
     {
         return Some("the claim negates what the quote states".into());
     }
-    if v_change && has(&qw, SAME) && !has(&qw, UP) && !has(&qw, DOWN) && !sup(&q) {
+    // "no (overall) difference", "did not differ": the quote finds none
+    let none_found = |ws: &[String]| {
+        ws.iter().enumerate().any(|(i, w)| {
+            matches!(
+                w.as_str(),
+                "difference" | "differences" | "differ" | "different"
+            ) && ws[i.saturating_sub(3)..i]
+                .iter()
+                .any(|x| NEGATIONS.contains(&x.as_str()))
+        })
+    };
+    let all_q: Vec<String> = qt.tokens.iter().map(|x| x.lower.clone()).collect();
+    if v_change
+        && (has(&qw, SAME) || none_found(&all_q))
+        && !has(&qw, UP)
+        && !has(&qw, DOWN)
+        && !sup(&q)
+        && !none_found(&vw)
+    {
         return Some("the quote finds no difference where the claim states one".into());
     }
     if has(&vw, UP) && !has(&vw, DOWN) && has(&qw, DOWN) && !has(&qw, UP) {
