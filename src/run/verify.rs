@@ -35,37 +35,31 @@ pub async fn scopes(
     manifest: &SnapshotManifest,
     assets: &BTreeSet<String>,
 ) -> Result<HashMap<String, Scope>, Error> {
-    use futures::{StreamExt, TryStreamExt};
+    use futures::StreamExt;
     use rayon::prelude::*;
-    let wanted: Vec<(
-        &String,
-        &crate::lake::manifest::AssetEntry,
-        &crate::domain::Asset,
-    )> = assets
+    let by_id: HashMap<&str, &crate::domain::Asset> = manifest
+        .portfolio
+        .asset
         .iter()
-        .filter_map(|id| {
-            let entry = manifest.assets.get(id)?;
-            let asset = manifest
-                .portfolio
-                .asset
-                .iter()
-                .find(|a| a.id.as_str() == id)?;
-            Some((id, entry, asset))
-        })
+        .map(|a| (a.id.as_str(), a))
         .collect();
-    // bundles read concurrently, then reasoned over on every core
-    let bundles: Vec<_> = futures::stream::iter(wanted)
+    let wanted = assets
+        .iter()
+        .filter_map(|id| Some((id, manifest.assets.get(id)?, *by_id.get(id.as_str())?)));
+    // bundles read 8 at a time and reasoned over on every core, a chunk at a time, so
+    // memory holds one chunk of bundles, not the portfolio's
+    let mut chunks = futures::stream::iter(wanted)
         .map(|(id, entry, asset)| async move {
             let batches =
                 snapshot::read_bundle(lake, &entry.bundle, &format!("asset {id}")).await?;
             Ok::<_, Error>((id, entry, asset, batches))
         })
         .buffer_unordered(8)
-        .try_collect()
-        .await?;
-    Ok(bundles
-        .into_par_iter()
-        .map(|(id, entry, asset, batches)| {
+        .chunks(32);
+    let mut out = HashMap::new();
+    while let Some(chunk) = chunks.next().await {
+        let chunk = chunk.into_iter().collect::<Result<Vec<_>, Error>>()?;
+        out.par_extend(chunk.into_par_iter().map(|(id, entry, asset, batches)| {
             let rows = bundle::rows(&batches);
             let families: BTreeMap<_, _> =
                 entry.families.iter().map(|(f, o)| (*f, o.status)).collect();
@@ -78,8 +72,9 @@ pub async fn scopes(
                     .filter_map(|c| c.source.as_deref().map(|s| (c, s))),
             );
             (id.clone(), scope)
-        })
-        .collect())
+        }));
+    }
+    Ok(out)
 }
 
 /// Verdicts for a claims file's bytes (one per line that is not blank). A claim for an
