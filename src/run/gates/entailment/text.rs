@@ -276,7 +276,18 @@ pub(super) fn sign(c: &Claim, vt: &Text<'_>) -> Option<String> {
 
 /// The arm words of a claim and of the other groups a quote may name.
 fn sides(c: &Claim, scope: Option<&Scope>) -> (Vec<String>, Vec<String>) {
-    let claimed = claimed_words(c, scope);
+    let mut claimed = claimed_words(c, scope);
+    // an arm named by the asset's generic name is also its brand ("zolpidem" is Ambien)
+    if let Some(s) = scope {
+        let names: Vec<String> = s.names.iter().flat_map(|n| distinctive(n)).collect();
+        if claimed.iter().any(|w| names.contains(w)) {
+            for n in names {
+                if !claimed.contains(&n) {
+                    claimed.push(n);
+                }
+            }
+        }
+    }
     let mut others: Vec<String> = COMPARATORS.iter().map(|s| s.to_string()).collect();
     if c.arm.as_deref().is_some_and(|a| !distinctive(a).is_empty())
         && let Some(s) = scope
@@ -521,6 +532,13 @@ pub(super) fn text(
             .collect()
     };
     let only = nums.len() == 1;
+    if check_arm
+        && ms.is_empty()
+        && vms.is_empty()
+        && let Some(why) = arm_in_context(c, &vt, &nums, only, r, &claimed, &others, cx)
+    {
+        return Entailment::Fails(Rule::Arm, why);
+    }
     let mut first: Option<Entailment> = None;
     for &k in &nums {
         if !principal(&vt, k, only, cx) {
@@ -582,6 +600,60 @@ pub(super) fn text(
         }
     }
     first.unwrap_or(Entailment::Holds)
+}
+
+/// A quote that names no group ("dizziness (23.5% vs. 1.5%)") is read in the text
+/// before it in its field, where the record names the groups ("… zolpidem vs. placebo
+/// …"): a number every occurrence of which binds to another group fails.
+#[allow(clippy::too_many_arguments)]
+fn arm_in_context(
+    c: &Claim,
+    vt: &Text<'_>,
+    nums: &[usize],
+    only: bool,
+    r: &EvidenceRecord,
+    claimed: &[String],
+    others: &[String],
+    cx: &Context<'_>,
+) -> Option<String> {
+    let q = c.quote.as_deref()?;
+    let field = r.field_text(r.find(q)?);
+    let pos = field.find(q)?;
+    let mut from = pos.saturating_sub(400);
+    while !field.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = Text::new(&field[from..pos]).tokens.len();
+    let wt = Text::new(&field[from..pos + q.len()]);
+    let wms = mentions(&wt, claimed, others);
+    if wms.is_empty() {
+        return None;
+    }
+    for &k in nums.iter().filter(|&&k| principal(vt, k, only, cx)) {
+        let n = vt.tokens[k].lower.as_str();
+        let mut bound: Vec<&Mention> = Vec::new();
+        let mut free = false;
+        for at in wt.numbers_equal(n).into_iter().filter(|&a| a >= before) {
+            // only a pair or list of numbers ("23.5% vs. 1.5%") maps onto the groups
+            if wt.parallel_numbers(at).0.len() < 2 {
+                free = true;
+                continue;
+            }
+            match bind_arm(&wt, at, &wms) {
+                Ok(Some(m)) => bound.push(m),
+                _ => free = true,
+            }
+        }
+        if !free && !bound.is_empty() && bound.iter().all(|m| !m.claimed) {
+            return Some(format!(
+                "in the text the quote sits in, {} belongs to {:?}, not to {}",
+                vt.tokens[k].text,
+                bound[0].word,
+                claimed_name(c)
+            ));
+        }
+    }
+    None
 }
 
 /// What the claim binds to one of its numbers, read in its own value.
