@@ -221,18 +221,9 @@ fn ambiguous_claim() -> Value {
 }
 
 fn verify_with(lake: &Path, claims: &Path, judge: Option<&str>) -> Vec<Value> {
-    let mut cmd = dossier();
-    cmd.args([
-        "--lake",
-        lake.to_str().unwrap(),
-        "verify",
-        "--snapshot",
-        "latest",
-        "--claims",
-    ])
-    .arg(claims)
-    .env_remove("DOSSIER_JUDGE_BASE_URL")
-    .env_remove("DOSSIER_JUDGE_MODEL");
+    let mut cmd = verify_cmd(lake, claims);
+    cmd.env_remove("DOSSIER_JUDGE_BASE_URL")
+        .env_remove("DOSSIER_JUDGE_MODEL");
     if let Some(base) = judge {
         cmd.args(["--judge-base-url", base, "--judge-model", "judge-model"]);
     }
@@ -423,17 +414,8 @@ fn a_data_team_edits_the_tables_and_verify_reads_them() {
     let claims = dir.path().join("claims.jsonl");
     std::fs::write(&claims, format!("{}\n", p["claim"])).unwrap();
     let run = |tables: Option<&Path>| {
-        let mut cmd = dossier();
-        cmd.args([
-            "--lake",
-            lake.path().to_str().unwrap(),
-            "verify",
-            "--snapshot",
-            "latest",
-            "--claims",
-        ])
-        .arg(&claims)
-        .env_remove("DOSSIER_ENTAILMENT_TABLES");
+        let mut cmd = verify_cmd(lake.path(), &claims);
+        cmd.env_remove("DOSSIER_ENTAILMENT_TABLES");
         if let Some(t) = tables {
             cmd.arg("--entailment-tables").arg(t);
         }

@@ -180,20 +180,25 @@ pub fn bundle_files(lake: &Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// The command `dossier --lake LAKE verify --snapshot latest --claims FILE`, for more
+/// flags or environment.
+pub fn verify_cmd(lake: &Path, claims: &Path) -> Command {
+    let mut cmd = dossier();
+    cmd.args([
+        "--lake",
+        lake.to_str().unwrap(),
+        "verify",
+        "--snapshot",
+        "latest",
+        "--claims",
+    ])
+    .arg(claims);
+    cmd
+}
+
 /// `dossier --lake LAKE verify --snapshot latest --claims FILE`.
 pub fn verify(lake: &Path, claims: &Path) -> std::process::Output {
-    dossier()
-        .args([
-            "--lake",
-            lake.to_str().unwrap(),
-            "verify",
-            "--snapshot",
-            "latest",
-            "--claims",
-        ])
-        .arg(claims)
-        .output()
-        .unwrap()
+    verify_cmd(lake, claims).output().unwrap()
 }
 
 /// Every file below a folder (links are not followed), sorted.

@@ -322,15 +322,9 @@ const STRONG_SUBGROUP: &[&str] = &[
     "subpopulation",
 ];
 
-/// Words that mark a subgroup in a clause of an arm-level or dose value: the outright
-/// ones, and ages, regions, prior therapy, biomarkers, sex, impairment.
+/// Words that, beside the outright ones, mark a subgroup in a clause of an arm-level or
+/// dose value: ages, regions, prior therapy, biomarkers, sex, impairment.
 const SUBGROUP: &[&str] = &[
-    "subgroup",
-    "subgroups",
-    "subset",
-    "stratum",
-    "strata",
-    "subpopulation",
     "aged",
     "older",
     "younger",

@@ -1029,7 +1029,11 @@ impl Binding<'_, '_> {
         let qualifier = (0..t.tokens.len())
             .filter(|&i| in_ranges(i) || lead.contains(&i))
             .map(|i| &t.tokens[i])
-            .find(|x| x.kind == Kind::Word && SUBGROUP.contains(&x.lower.as_str()))
+            .find(|x| {
+                x.kind == Kind::Word
+                    && (STRONG_SUBGROUP.contains(&x.lower.as_str())
+                        || SUBGROUP.contains(&x.lower.as_str()))
+            })
             .map(|x| x.text);
         if overall(c.population.as_deref()) {
             if let Some(q) = qualifier
