@@ -45,6 +45,8 @@ pub enum ConfigError {
     DataFusion(#[from] datafusion::error::DataFusionError),
     #[error("{var}={value:?}: use a size in bytes, or with K, M or G (e.g. 4G)")]
     BadSize { var: &'static str, value: String },
+    #[error("{var}={value:?} is not a positive count")]
+    BadCount { var: &'static str, value: String },
 }
 
 fn read(path: &Path) -> Result<String, ConfigError> {
@@ -190,6 +192,25 @@ pub fn sql_memory_limit() -> Result<usize, ConfigError> {
             var: VAR,
             value: v.clone(),
         })
+}
+
+/// The rules run once per chunk of a run's assets, a chunk closing once its accepted
+/// claims and empty cells reach this many rows: the memory of a run holds one chunk.
+pub const RULES_CHUNK_DEFAULT: usize = 20_000;
+
+/// `DOSSIER_RULES_CHUNK_ROWS` (a positive count), else [`RULES_CHUNK_DEFAULT`]. The
+/// chunks change neither the cells nor the conflicts, only memory and how often the rules
+/// start.
+pub fn rules_chunk_rows() -> Result<usize, ConfigError> {
+    const VAR: &str = "DOSSIER_RULES_CHUNK_ROWS";
+    let Some(v) = var(VAR) else {
+        return Ok(RULES_CHUNK_DEFAULT);
+    };
+    v.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or(ConfigError::BadCount { var: VAR, value: v })
 }
 
 /// The machine's cores (1 when unknown).

@@ -216,18 +216,70 @@ fn to_batch(
 
 /// Decodes a bundle's batches (already hash-verified by the lake).
 pub fn decode(bytes: Bytes, what: &str) -> Result<Vec<RecordBatch>, BundleError> {
+    let mut out = Vec::new();
+    decode_each(bytes, what, |b| out.push(b))?;
+    Ok(out)
+}
+
+/// Decodes a bundle one batch at a time, handing each to `each`, so a caller that keeps
+/// less than the batches (the evidence index) never holds the whole decoded bundle.
+pub fn decode_each(
+    bytes: Bytes,
+    what: &str,
+    each: impl FnMut(RecordBatch),
+) -> Result<(), BundleError> {
+    decode_columns(bytes, what, None, each)
+}
+
+/// [`decode_each`] with only the top-level `columns` named, when given: the others are
+/// neither read nor decompressed.
+pub fn decode_columns(
+    bytes: Bytes,
+    what: &str,
+    columns: Option<&[&str]>,
+    mut each: impl FnMut(RecordBatch),
+) -> Result<(), BundleError> {
     let dec_err = |e: Box<dyn std::error::Error + Send + Sync>| BundleError::Decode {
         what: what.to_string(),
         source: e,
     };
-    let reader = ParquetRecordBatchReaderBuilder::try_new(bytes)
-        .map_err(|e| dec_err(Box::new(e)))?
+    let mut builder =
+        ParquetRecordBatchReaderBuilder::try_new(bytes).map_err(|e| dec_err(Box::new(e)))?;
+    if let Some(names) = columns {
+        let roots: Vec<usize> = builder
+            .schema()
+            .fields()
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| names.contains(&f.name().as_str()))
+            .map(|(i, _)| i)
+            .collect();
+        let mask =
+            datafusion::parquet::arrow::ProjectionMask::roots(builder.parquet_schema(), roots);
+        builder = builder.with_projection(mask);
+    }
+    // small batches: a sources object's records are large, and a caller indexing them
+    // holds one batch beside what it keeps
+    let reader = builder
+        .with_batch_size(256)
         .build()
         .map_err(|e| dec_err(Box::new(e)))?;
-    reader
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| dec_err(Box::new(e)))
+    for b in reader {
+        each(b.map_err(|e| dec_err(Box::new(e)))?);
+    }
+    Ok(())
 }
+
+/// The columns [`identities`] reads.
+pub const IDENTITY_COLUMNS: [&str; 7] = [
+    "asset_id",
+    "role",
+    "source_id",
+    "family",
+    "record_key",
+    "url",
+    "cutoff_date",
+];
 
 /// One decoded bundle row: its identity, raw bytes and text fields.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -247,6 +299,15 @@ pub struct Row {
 
 /// Every row of bundle batches. Batches without the bundle columns are skipped.
 pub fn rows(batches: &[RecordBatch]) -> Vec<Row> {
+    rows_of(batches, true)
+}
+
+/// Every row of bundle batches with its identity only: `raw` and `fields` left empty.
+pub fn identities(batches: &[RecordBatch]) -> Vec<Row> {
+    rows_of(batches, false)
+}
+
+fn rows_of(batches: &[RecordBatch], text: bool) -> Vec<Row> {
     let mut out = Vec::new();
     for b in batches {
         let s = |n: &str| {
@@ -259,17 +320,7 @@ pub fn rows(batches: &[RecordBatch]) -> Vec<Row> {
         let list = b
             .column_by_name("fields")
             .and_then(|c| c.as_any().downcast_ref::<ListArray>().cloned());
-        let (
-            Some(asset),
-            Some(role),
-            Some(sid),
-            Some(fam),
-            Some(key),
-            Some(url),
-            Some(cut),
-            Some(raw),
-            Some(list),
-        ) = (
+        let (Some(asset), Some(role), Some(sid), Some(fam), Some(key), Some(url), Some(cut)) = (
             s("asset_id"),
             s("role"),
             s("source_id"),
@@ -277,20 +328,38 @@ pub fn rows(batches: &[RecordBatch]) -> Vec<Row> {
             s("record_key"),
             s("url"),
             s("cutoff_date"),
-            raw,
-            list,
-        )
-        else {
+        ) else {
             continue;
         };
+        let text = match (text, raw, list) {
+            (false, ..) => None,
+            (true, Some(raw), Some(list)) => Some((raw, list)),
+            (true, ..) => continue,
+        };
         for row in 0..b.num_rows() {
-            let items = list.value(row);
-            let Some(st) = items.as_any().downcast_ref::<StructArray>() else {
-                continue;
-            };
-            let part = |i: usize| st.column(i).as_any().downcast_ref::<StringArray>().cloned();
-            let (Some(loc), Some(kind), Some(text)) = (part(0), part(1), part(2)) else {
-                continue;
+            let (raw, fields) = match &text {
+                None => (Vec::new(), Vec::new()),
+                Some((raw, list)) => {
+                    let items = list.value(row);
+                    let Some(st) = items.as_any().downcast_ref::<StructArray>() else {
+                        continue;
+                    };
+                    let part =
+                        |i: usize| st.column(i).as_any().downcast_ref::<StringArray>().cloned();
+                    let (Some(loc), Some(kind), Some(text)) = (part(0), part(1), part(2)) else {
+                        continue;
+                    };
+                    let fields = (0..st.len())
+                        .map(|j| {
+                            (
+                                loc.value(j).to_string(),
+                                kind.value(j).to_string(),
+                                text.value(j).to_string(),
+                            )
+                        })
+                        .collect();
+                    (raw.value(row).to_vec(), fields)
+                }
             };
             out.push(Row {
                 asset_id: asset.value(row).to_string(),
@@ -300,16 +369,8 @@ pub fn rows(batches: &[RecordBatch]) -> Vec<Row> {
                 record_key: key.value(row).to_string(),
                 url: url.value(row).to_string(),
                 cutoff_date: (!cut.is_null(row)).then(|| cut.value(row).to_string()),
-                raw: raw.value(row).to_vec(),
-                fields: (0..st.len())
-                    .map(|j| {
-                        (
-                            loc.value(j).to_string(),
-                            kind.value(j).to_string(),
-                            text.value(j).to_string(),
-                        )
-                    })
-                    .collect(),
+                raw,
+                fields,
             });
         }
     }

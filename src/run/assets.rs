@@ -32,14 +32,26 @@ pub(crate) struct AssetEntry {
     pub outcome: AssetOutcome,
 }
 
-/// What phase 1 hands to phase 2: every asset's entry, sorted by asset id.
+/// What phase 1 hands to phase 2: the entries of one chunk of assets, in asset order.
 pub(crate) struct Reasoned {
     pub entries: Vec<AssetEntry>,
-    /// Assets whose step was found in the journal.
-    pub resumed: usize,
 }
 
-/// Phase 1 over every asset of the run.
+/// What phases 1 and 2 did over every asset of the run.
+pub(crate) struct Done {
+    pub outcomes: BTreeMap<String, AssetOutcome>,
+    /// Assets whose step was found in the journal.
+    pub resumed: usize,
+    /// Whether every chunk's rules step was found in the journal.
+    pub rules_resumed: bool,
+}
+
+/// Phases 1 and 2 over every asset of the run: the assets are reasoned `jobs` at a time
+/// in asset order, and each run of assets whose accepted claims and empty cells reach
+/// `config::rules_chunk_rows()` rows goes through the rules before the next is gathered,
+/// so memory holds one chunk's claims and not the portfolio's. Cells never cross assets,
+/// so the chunks give the same cells as one pass over every asset. The chunks are cut the
+/// same way on every rerun of the same assets, so each chunk's rules step resumes.
 pub(crate) async fn reason_all(
     lake: &Lake,
     journal: &Journal,
@@ -47,7 +59,8 @@ pub(crate) async fn reason_all(
     opts: &Options,
     client: Option<Arc<llm::Client>>,
     judge: Option<Arc<crate::run::judge::Client>>,
-) -> Result<Reasoned, Error> {
+) -> Result<Done, Error> {
+    let chunk_rows = crate::config::rules_chunk_rows()?;
     let bar = progress_bar(opts.progress, pinned.assets.len())?;
     let step = Step {
         lake,
@@ -59,18 +72,43 @@ pub(crate) async fn reason_all(
         reasoner: format!("{:?}", opts.reasoner),
         bar: &bar,
     };
-    let mut done: Vec<(AssetEntry, bool)> = futures::stream::iter(&pinned.assets)
+    let mut steps = futures::stream::iter(&pinned.assets)
         .map(|(asset, bundle)| step.run(asset, bundle))
-        .buffer_unordered(opts.jobs.max(1))
-        .try_collect()
-        .await?;
+        .buffered(opts.jobs.max(1));
+    let mut done = Done {
+        outcomes: BTreeMap::new(),
+        resumed: 0,
+        rules_resumed: false,
+    };
+    let mut chunks = 0;
+    let (mut chunk, mut rows) = (Vec::new(), 0);
+    loop {
+        let next = steps.try_next().await?;
+        let last = next.is_none();
+        if let Some((entry, resumed)) = next {
+            done.resumed += usize::from(resumed);
+            rows += entry.accepted.len() + entry.empty.len();
+            chunk.push(entry);
+            if rows < chunk_rows {
+                continue;
+            }
+        }
+        if !chunk.is_empty() {
+            let entries = std::mem::take(&mut chunk);
+            let (outcomes, resumed) =
+                crate::run::rules::apply(lake, journal, pinned, &opts.ranks, Reasoned { entries })
+                    .await?;
+            done.outcomes.extend(outcomes);
+            done.rules_resumed = resumed && (chunks == 0 || done.rules_resumed);
+            chunks += 1;
+            rows = 0;
+        }
+        if last {
+            break;
+        }
+    }
     bar.finish_and_clear();
-    done.sort_by(|a, b| a.0.asset.cmp(&b.0.asset));
-    let resumed = done.iter().filter(|d| d.1).count();
-    Ok(Reasoned {
-        entries: done.into_iter().map(|(e, _)| e).collect(),
-        resumed,
-    })
+    Ok(done)
 }
 
 fn progress_bar(shown: bool, len: usize) -> Result<indicatif::ProgressBar, Error> {
@@ -128,7 +166,8 @@ impl Step<'_> {
         }
         let batches =
             crate::snapshot::read_bundle(self.lake, bundle_hash, &format!("asset {asset}")).await?;
-        let (ev, manifest, client) = (p.evidence.clone(), p.manifest.clone(), self.client.clone());
+        let (catalog, manifest, client) =
+            (p.catalog.clone(), p.manifest.clone(), self.client.clone());
         let judge = self.judge.clone();
         let (asset_id, run_id, book) = (asset.clone(), p.run_id.clone(), p.book.clone());
         let handle = tokio::runtime::Handle::current();
@@ -142,12 +181,12 @@ impl Step<'_> {
                 .as_deref()
                 .map(|j| j as &dyn crate::run::gates::entailment::Judge);
             reason_asset(
-                &run_id, &asset_id, &manifest, &rows, &ev, &book, &llm_fn, judge,
+                &run_id, &asset_id, &manifest, &rows, &catalog, &book, &llm_fn, judge,
             )
         })
         .await?;
         for (table, b) in [
-            (ClaimRow::NAME, claims_batch(&p.run_id, &r, &p.evidence)?),
+            (ClaimRow::NAME, claims_batch(&p.run_id, &r)?),
             (RejectionRow::NAME, rejections_batch(&p.run_id, &r)?),
         ] {
             put_part(self.lake, table, &p.run_id, asset, &b).await?;
@@ -168,14 +207,15 @@ impl Step<'_> {
 pub type LlmClaims<'a> =
     dyn Fn(&Input<'_>, &Output) -> Result<(Vec<Claim>, usize, usize), Error> + 'a;
 
-/// Reasons over one asset's bundle and judges the claims. Pure apart from the LLM call
-/// (which `llm` memoizes).
+/// Reasons over one asset's bundle and judges the claims against the bundle's records
+/// (a claim citing another record of the snapshot's `catalog` fails the scope rule).
+/// Pure apart from the LLM call (which `llm` memoizes).
 pub fn reason_asset(
     run_id: &str,
     asset_id: &str,
     manifest: &SnapshotManifest,
     rows: &[Row],
-    ev: &Evidence,
+    catalog: &Evidence,
     book: &crate::run::reason::valuation::Book,
     llm_claims: &LlmClaims<'_>,
     judge: Option<&dyn crate::run::gates::entailment::Judge>,
@@ -197,7 +237,17 @@ pub fn reason_asset(
     let mut claims = out.claims.clone();
     claims.extend(extra);
     let scope = crate::run::gates::Scope::of(asset, entry);
+    let ev = Evidence::of_bundle(
+        rows,
+        catalog,
+        claims.iter().filter_map(|c| c.source.as_deref()),
+    );
+    let ev = &ev;
     let verdicts = gates_judge(&claims, out.claims.len(), ev, scope, judge);
+    let cutoffs = verdicts
+        .iter()
+        .map(|v| v.source_id.as_ref().and_then(|s| ev.cutoff_of(s)))
+        .collect();
     let mut accepted = Vec::new();
     let mut filled = BTreeSet::new();
     let mut rejected: BTreeMap<String, usize> = BTreeMap::new();
@@ -275,6 +325,7 @@ pub fn reason_asset(
         asset: asset_id.to_string(),
         claims,
         verdicts,
+        cutoffs,
         accepted,
         empty,
         outcome,
@@ -282,12 +333,13 @@ pub fn reason_asset(
 }
 
 /// The `claims` rows of one asset.
-pub fn claims_batch(run_id: &str, r: &AssetRun, ev: &Evidence) -> Result<RecordBatch, Error> {
+pub fn claims_batch(run_id: &str, r: &AssetRun) -> Result<RecordBatch, Error> {
     let rows: Vec<ClaimRow> = r
         .claims
         .iter()
         .zip(&r.verdicts)
-        .map(|(c, v)| ClaimRow {
+        .zip(&r.cutoffs)
+        .map(|((c, v), cutoff)| ClaimRow {
             run_id: run_id.to_string(),
             claim_id: c.id.clone(),
             asset_id: c.asset.clone(),
@@ -303,7 +355,7 @@ pub fn claims_batch(run_id: &str, r: &AssetRun, ev: &Evidence) -> Result<RecordB
             url: v.url.clone(),
             quote: c.quote.clone(),
             locator: c.locator.clone(),
-            cutoff_date: v.source_id.as_ref().and_then(|s| ev.cutoff_of(s)),
+            cutoff_date: cutoff.clone(),
             inputs: (!c.inputs.is_empty()).then(|| c.inputs.join(",")),
             formula: c.formula.clone(),
             origin: c.id.split('-').next().unwrap_or("").to_string(),

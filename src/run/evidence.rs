@@ -7,6 +7,8 @@ use std::collections::HashMap;
 
 use datafusion::arrow::array::RecordBatch;
 
+use crate::lake::bundle::Row;
+
 use crate::domain::Family;
 
 /// One record, ready for the quote and locator gates.
@@ -23,6 +25,9 @@ pub struct EvidenceRecord {
     pub joined: String,
     /// Byte offset of each field in `joined`.
     pub starts: Vec<usize>,
+    /// A record of the snapshot outside the asset's bundle, known by its catalog entry
+    /// alone (no text): a claim of the asset that cites it fails the scope rule.
+    pub outside: bool,
 }
 
 impl EvidenceRecord {
@@ -91,35 +96,86 @@ impl Evidence {
             .and_then(|i| self.records[*i].cutoff_date.clone())
     }
 
-    /// Builds the index from the batches of a sources object (bundle schema).
-    pub fn from_batches(batches: &[RecordBatch]) -> Evidence {
-        let mut ev = Evidence::default();
-        for row in crate::lake::bundle::rows(batches) {
-            let Some(family) = Family::parse(&row.family) else {
-                continue;
-            };
-            let mut joined = String::new();
-            let mut starts = Vec::with_capacity(row.fields.len());
-            let mut locators = Vec::with_capacity(row.fields.len());
-            for (j, (loc, _, text)) in row.fields.into_iter().enumerate() {
-                if j > 0 {
-                    joined.push('\0');
-                }
-                starts.push(joined.len());
-                joined.push_str(&text);
-                locators.push(loc);
+    /// Adds the records of one batch of a sources object (bundle schema): whole, or with
+    /// `text` false as catalog entries only (identity, URL, cutoff; no text, no bytes).
+    pub fn add_batch(&mut self, batch: &RecordBatch, text: bool) {
+        let batch = std::slice::from_ref(batch);
+        if text {
+            for row in crate::lake::bundle::rows(batch) {
+                self.add_row(row, false);
             }
-            ev.add(EvidenceRecord {
-                source_id: row.source_id,
-                family,
-                record_key: row.record_key,
-                url: row.url,
-                cutoff_date: row.cutoff_date,
-                raw: row.raw,
-                locators,
-                joined,
-                starts,
-            });
+        } else {
+            for row in crate::lake::bundle::identities(batch) {
+                self.add_row(row, true);
+            }
+        }
+    }
+
+    fn add_row(&mut self, row: Row, outside: bool) {
+        let Some(family) = Family::parse(&row.family) else {
+            return;
+        };
+        let mut joined = String::new();
+        let mut starts = Vec::with_capacity(row.fields.len());
+        let mut locators = Vec::with_capacity(row.fields.len());
+        for (j, (loc, _, text)) in row.fields.into_iter().enumerate() {
+            if j > 0 {
+                joined.push('\0');
+            }
+            starts.push(joined.len());
+            joined.push_str(&text);
+            locators.push(loc);
+        }
+        self.add(EvidenceRecord {
+            source_id: row.source_id,
+            family,
+            record_key: row.record_key,
+            url: row.url,
+            cutoff_date: row.cutoff_date,
+            raw: row.raw,
+            locators,
+            joined,
+            starts,
+            outside,
+        });
+    }
+
+    /// One asset's evidence: the records of its bundle (its own whole, its competitors'
+    /// as the bundle keeps them, which is what its reasoner read), and, for each of
+    /// `citations` that names no bundle record but names records of the snapshot's
+    /// `catalog`, those records as catalog entries marked `outside`. Memory holds one
+    /// asset's records, not the snapshot's.
+    pub fn of_bundle<'a>(
+        rows: &[Row],
+        catalog: &Evidence,
+        citations: impl IntoIterator<Item = &'a str>,
+    ) -> Evidence {
+        let mut ev = Evidence::default();
+        for r in rows {
+            ev.add_row(r.clone(), false);
+        }
+        let mut added = std::collections::HashSet::new();
+        for source in citations {
+            if !ev.resolve(source).is_empty() {
+                continue;
+            }
+            for i in catalog.resolve(source) {
+                let r = &catalog.records[i];
+                if added.insert(i) && !ev.by_source_id.contains_key(&r.source_id) {
+                    ev.add(EvidenceRecord {
+                        source_id: r.source_id.clone(),
+                        family: r.family,
+                        record_key: r.record_key.clone(),
+                        url: r.url.clone(),
+                        cutoff_date: r.cutoff_date.clone(),
+                        raw: Vec::new(),
+                        locators: Vec::new(),
+                        joined: String::new(),
+                        starts: Vec::new(),
+                        outside: true,
+                    });
+                }
+            }
         }
         ev
     }
@@ -210,6 +266,7 @@ mod tests {
             locators: vec!["a".into(), "b".into()],
             joined: "ORR was\0 42%".into(),
             starts: vec![0, 8],
+            outside: false,
         });
         let r = &ev.records[0];
         assert_eq!(r.find("42%"), Some(1));

@@ -160,6 +160,8 @@ pub struct AssetRun {
     pub asset: String,
     pub claims: Vec<Claim>,
     pub verdicts: Vec<Verdict>,
+    /// The data cutoff of each claim's cited record, where it has one.
+    pub cutoffs: Vec<Option<String>>,
     /// Accepted claims as rows of the rules' `accepted` input.
     pub accepted: Vec<AcceptedRow>,
     /// Fields no accepted claim fills, as rows of the rules' `empty_cells` input.
@@ -285,7 +287,8 @@ pub(crate) struct Pinned {
     pub run_id: String,
     pub snapshot_id: Hash256,
     pub manifest: Arc<SnapshotManifest>,
-    pub evidence: Arc<Evidence>,
+    /// The snapshot's catalog (no text: each asset's text comes from its bundle).
+    pub catalog: Arc<Evidence>,
     pub model: Option<String>,
     /// The assets of this invocation with their bundles, by asset id.
     pub assets: Vec<(String, Hash256)>,
@@ -321,10 +324,11 @@ pub async fn run(lake: &Lake, opts: Options) -> Result<RunOutcome, Error> {
         }
         None => None,
     };
-    let reasoned = assets::reason_all(lake, &journal, &pinned, &opts, client, judge).await?;
-    let resumed_assets = reasoned.resumed;
-    let (outcomes, rules_resumed) =
-        rules::apply(lake, &journal, &pinned, &opts.ranks, reasoned).await?;
+    let assets::Done {
+        outcomes,
+        resumed: resumed_assets,
+        rules_resumed,
+    } = assets::reason_all(lake, &journal, &pinned, &opts, client, judge).await?;
     let (baseline_run_id, changed_cells) =
         write_changes(lake, &pinned, opts.baseline.as_deref(), &started_at).await?;
     let manifest = RunManifest {
@@ -363,7 +367,7 @@ fn now() -> String {
 /// Phase 0: the pinned snapshot (hash-checked) and its evidence, the run id, the model,
 /// and the assets of this invocation (named ones, or all; of this shard).
 async fn pin(lake: &Lake, opts: &Options) -> Result<Pinned, Error> {
-    let (snapshot_id, manifest, ev) = crate::run::verify::evidence(lake, &opts.snapshot).await?;
+    let (snapshot_id, manifest, ev) = crate::run::verify::catalog(lake, &opts.snapshot).await?;
     if let Some(a) = opts
         .assets
         .iter()
@@ -402,7 +406,7 @@ async fn pin(lake: &Lake, opts: &Options) -> Result<Pinned, Error> {
         run_id,
         snapshot_id,
         manifest: Arc::new(manifest),
-        evidence: Arc::new(ev),
+        catalog: Arc::new(ev),
         model,
         assets,
         book: opts.assumptions.clone(),

@@ -23,7 +23,17 @@ pub(crate) struct RulesEntry {
     assets: BTreeMap<String, (BTreeMap<String, usize>, usize)>,
 }
 
-/// Phase 2: each asset's outcome completed with its cells by status and conflicts, and
+/// What the rules step's journal key hashes: everything the rules read.
+#[derive(Serialize)]
+struct Inputs<'a> {
+    accepted: &'a [AcceptedRow],
+    empty: &'a [EmptyCellRow],
+    snapshot: &'a str,
+    ranks: Vec<(&'a str, i64)>,
+    rules: Vec<String>,
+}
+
+/// Phase 2 over one chunk of assets: each asset's outcome completed with its cells by status and conflicts, and
 /// whether the step came from the journal.
 pub(crate) async fn apply(
     lake: &Lake,
@@ -39,12 +49,22 @@ pub(crate) async fn apply(
         empty.append(&mut e.empty);
         outcomes.insert(e.asset.clone(), e.outcome);
     }
-    let inputs = serde_json::json!({
-        "accepted": accepted, "empty": empty, "snapshot": pinned.snapshot_id.as_str(),
-        "ranks": ranks.0.iter().map(|(f, r)| (f.as_str(), r)).collect::<Vec<_>>(),
-        "rules": precedence::RULES.iter().map(|(_, t)| sha256_hex(t.as_bytes())).collect::<Vec<_>>(),
-    });
-    let key = journal.key("rules", &inputs.to_string());
+    let inputs = Inputs {
+        accepted: &accepted,
+        empty: &empty,
+        snapshot: pinned.snapshot_id.as_str(),
+        ranks: ranks.0.iter().map(|(f, r)| (f.as_str(), *r)).collect(),
+        rules: precedence::RULES
+            .iter()
+            .map(|(_, t)| sha256_hex(t.as_bytes()))
+            .collect(),
+    };
+    let inputs = serde_json::to_string(&inputs).map_err(|source| crate::run::RunError::Encode {
+        what: "the rules step's inputs".into(),
+        source,
+    })?;
+    let key = journal.key("rules", &inputs);
+    drop(inputs);
     if let Some(entry) = journal.read::<RulesEntry>(&key).await? {
         for (asset, (statuses, conflicts)) in entry.assets {
             if let Some(o) = outcomes.get_mut(&asset) {

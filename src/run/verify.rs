@@ -22,9 +22,35 @@ pub async fn evidence(
     lake: &Lake,
     snapshot_ref: &str,
 ) -> Result<(Hash256, SnapshotManifest, Evidence), Error> {
+    index(lake, snapshot_ref, true).await
+}
+
+/// The catalog of a snapshot: every record's identity, URL and cutoff, without text. A
+/// run reads each asset's text from its bundle ([`Evidence::of_bundle`]).
+pub async fn catalog(
+    lake: &Lake,
+    snapshot_ref: &str,
+) -> Result<(Hash256, SnapshotManifest, Evidence), Error> {
+    index(lake, snapshot_ref, false).await
+}
+
+async fn index(
+    lake: &Lake,
+    snapshot_ref: &str,
+    text: bool,
+) -> Result<(Hash256, SnapshotManifest, Evidence), Error> {
     let (id, manifest) = snapshot::load(lake, snapshot_ref).await?;
-    let batches = snapshot::read_bundle(lake, &manifest.sources_bundle, "sources").await?;
-    let ev = crate::blocking(move || Ok(Evidence::from_batches(&batches))).await?;
+    // the sources object is decoded a batch at a time into the index: memory holds the
+    // index and one batch, not the decoded object beside it
+    let bytes = lake.get_object(&manifest.sources_bundle).await?;
+    let what = format!("{} (sources)", Lake::object_key(&manifest.sources_bundle));
+    let ev = crate::blocking(move || {
+        let mut ev = Evidence::default();
+        let columns = (!text).then_some(&crate::lake::bundle::IDENTITY_COLUMNS[..]);
+        crate::lake::bundle::decode_columns(bytes, &what, columns, |b| ev.add_batch(&b, text))?;
+        Ok(ev)
+    })
+    .await?;
     Ok((id, manifest, ev))
 }
 

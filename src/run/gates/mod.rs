@@ -224,6 +224,22 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>, Option<usize
         );
         return (f, None, None);
     }
+    // A record outside the asset's bundle (a run's evidence knows it by its catalog entry
+    // alone) is not one of the asset's records, whatever the quote.
+    if let Some(&last) = candidates.last()
+        && candidates.iter().all(|&i| ev.records[i].outside)
+    {
+        f.add(
+            Gate::Entailment,
+            format!(
+                "{}: {} is not a record of {}",
+                Rule::Scope.words(),
+                ev.records[last].source_id,
+                c.asset
+            ),
+        );
+        return (f, Some(last), None);
+    }
     let Some(q) = quote else {
         return (f, candidates.last().copied(), None);
     };
@@ -348,6 +364,9 @@ type Found = (
 fn check_with_entailment(c: &Claim, ev: &Evidence, cx: Option<&Context<'_>>) -> Own {
     let (mut f, rec, field) = check_own(c, ev);
     let mut ent = None;
+    if rec.is_some_and(|r| ev.records[r].outside) {
+        ent = Some((EntailmentState::Fails, Some(Rule::Scope), None, None));
+    }
     if let (Some(cx), Some(r), Some(fi), true, true) =
         (cx, rec, field, f.0.is_empty(), c.label == Label::Fact)
     {
@@ -547,6 +566,7 @@ mod props {
             locators: (0..fields.len()).map(|i| format!("/f/{i}")).collect(),
             joined,
             starts,
+            outside: false,
         });
         ev
     }
@@ -613,6 +633,69 @@ mod props {
             "{}",
             v[7].reason
         );
+    }
+
+    /// A run's evidence is the asset's bundle: a claim citing a bundle record is judged on
+    /// its text; one citing a record of the snapshot outside the bundle fails the scope
+    /// rule and keeps the record it names, whatever its quote.
+    #[test]
+    fn a_record_outside_the_bundle_fails_the_scope_rule() {
+        use crate::lake::bundle::Row;
+        let row = |key: &str, text: &str| Row {
+            asset_id: "a".into(),
+            role: "subject".into(),
+            source_id: format!("pubmed:{key}@0"),
+            family: "pubmed".into(),
+            record_key: key.into(),
+            url: format!("https://pubmed.ncbi.nlm.nih.gov/{key}/"),
+            cutoff_date: Some("2020-01-01".into()),
+            raw: Vec::new(),
+            fields: vec![("/f/0".into(), "text".into(), text.into())],
+        };
+        let mut catalog = Evidence::default();
+        for r in [row("1", ""), row("2", "")] {
+            catalog.add(EvidenceRecord {
+                source_id: r.source_id,
+                family: Family::Pubmed,
+                record_key: r.record_key,
+                url: r.url,
+                cutoff_date: r.cutoff_date,
+                raw: Vec::new(),
+                locators: Vec::new(),
+                joined: String::new(),
+                starts: Vec::new(),
+                outside: true,
+            });
+        }
+        let bundle = [row("1", "response 1 of cohort")];
+        let cites = ["PMID:1", "https://pubmed.ncbi.nlm.nih.gov/2/", "PMID:3"];
+        let ev = Evidence::of_bundle(&bundle, &catalog, cites);
+        assert_eq!(ev.records.len(), 2);
+        assert_eq!(ev.cutoff_of("pubmed:2@0").as_deref(), Some("2020-01-01"));
+        let lines: Vec<ClaimLine> = cites
+            .iter()
+            .enumerate()
+            .map(|(i, src)| {
+                let ClaimLine::Claim(mut c) = claim("response 1 of cohort", "1") else {
+                    unreachable!()
+                };
+                c.id = format!("c{i}");
+                c.source = Some(src.to_string());
+                ClaimLine::Claim(c)
+            })
+            .collect();
+        let v = verify(&lines, &ev, None);
+        assert!(v[0].accepted(), "{:?}", v[0]);
+        assert!(!v[1].accepted());
+        assert_eq!(v[1].gates_failed, vec![Gate::Entailment]);
+        assert_eq!(v[1].rule, Some(Rule::Scope));
+        assert_eq!(v[1].source_id.as_deref(), Some("pubmed:2@0"));
+        assert!(
+            v[1].reason.contains("pubmed:2@0 is not a record of a"),
+            "{}",
+            v[1].reason
+        );
+        assert_eq!(v[2].gates_failed, vec![Gate::Citation]);
     }
 
     proptest! {

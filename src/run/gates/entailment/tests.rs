@@ -27,6 +27,7 @@ fn record(ev: &mut Evidence, sid: &str, family: Family, fields: &[(&str, &str)])
         locators: fields.iter().map(|(l, _)| l.to_string()).collect(),
         joined,
         starts,
+        outside: false,
     });
 }
 
