@@ -196,7 +196,7 @@ pub fn sql_memory_limit() -> Result<usize, ConfigError> {
 
 /// The rules run once per chunk of a run's assets, a chunk closing once its accepted
 /// claims and empty cells reach this many rows: the memory of a run holds one chunk.
-pub const RULES_CHUNK_DEFAULT: usize = 20_000;
+pub const RULES_CHUNK_DEFAULT: usize = 5_000;
 
 /// `DOSSIER_RULES_CHUNK_ROWS` (a positive count), else [`RULES_CHUNK_DEFAULT`]. The
 /// chunks change neither the cells nor the conflicts, only memory and how often the rules

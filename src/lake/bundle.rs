@@ -226,41 +226,16 @@ pub fn decode(bytes: Bytes, what: &str) -> Result<Vec<RecordBatch>, BundleError>
 pub fn decode_each(
     bytes: Bytes,
     what: &str,
-    each: impl FnMut(RecordBatch),
-) -> Result<(), BundleError> {
-    decode_columns(bytes, what, None, each)
-}
-
-/// [`decode_each`] with only the top-level `columns` named, when given: the others are
-/// neither read nor decompressed.
-pub fn decode_columns(
-    bytes: Bytes,
-    what: &str,
-    columns: Option<&[&str]>,
     mut each: impl FnMut(RecordBatch),
 ) -> Result<(), BundleError> {
     let dec_err = |e: Box<dyn std::error::Error + Send + Sync>| BundleError::Decode {
         what: what.to_string(),
         source: e,
     };
-    let mut builder =
-        ParquetRecordBatchReaderBuilder::try_new(bytes).map_err(|e| dec_err(Box::new(e)))?;
-    if let Some(names) = columns {
-        let roots: Vec<usize> = builder
-            .schema()
-            .fields()
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| names.contains(&f.name().as_str()))
-            .map(|(i, _)| i)
-            .collect();
-        let mask =
-            datafusion::parquet::arrow::ProjectionMask::roots(builder.parquet_schema(), roots);
-        builder = builder.with_projection(mask);
-    }
     // small batches: a sources object's records are large, and a caller indexing them
     // holds one batch beside what it keeps
-    let reader = builder
+    let reader = ParquetRecordBatchReaderBuilder::try_new(bytes)
+        .map_err(|e| dec_err(Box::new(e)))?
         .with_batch_size(256)
         .build()
         .map_err(|e| dec_err(Box::new(e)))?;
@@ -269,17 +244,6 @@ pub fn decode_columns(
     }
     Ok(())
 }
-
-/// The columns [`identities`] reads.
-pub const IDENTITY_COLUMNS: [&str; 7] = [
-    "asset_id",
-    "role",
-    "source_id",
-    "family",
-    "record_key",
-    "url",
-    "cutoff_date",
-];
 
 /// One decoded bundle row: its identity, raw bytes and text fields.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -299,15 +263,6 @@ pub struct Row {
 
 /// Every row of bundle batches. Batches without the bundle columns are skipped.
 pub fn rows(batches: &[RecordBatch]) -> Vec<Row> {
-    rows_of(batches, true)
-}
-
-/// Every row of bundle batches with its identity only: `raw` and `fields` left empty.
-pub fn identities(batches: &[RecordBatch]) -> Vec<Row> {
-    rows_of(batches, false)
-}
-
-fn rows_of(batches: &[RecordBatch], text: bool) -> Vec<Row> {
     let mut out = Vec::new();
     for b in batches {
         let s = |n: &str| {
@@ -331,36 +286,28 @@ fn rows_of(batches: &[RecordBatch], text: bool) -> Vec<Row> {
         ) else {
             continue;
         };
-        let text = match (text, raw, list) {
-            (false, ..) => None,
-            (true, Some(raw), Some(list)) => Some((raw, list)),
-            (true, ..) => continue,
+        let (Some(raw), Some(list)) = (raw, list) else {
+            continue;
         };
         for row in 0..b.num_rows() {
-            let (raw, fields) = match &text {
-                None => (Vec::new(), Vec::new()),
-                Some((raw, list)) => {
-                    let items = list.value(row);
-                    let Some(st) = items.as_any().downcast_ref::<StructArray>() else {
-                        continue;
-                    };
-                    let part =
-                        |i: usize| st.column(i).as_any().downcast_ref::<StringArray>().cloned();
-                    let (Some(loc), Some(kind), Some(text)) = (part(0), part(1), part(2)) else {
-                        continue;
-                    };
-                    let fields = (0..st.len())
-                        .map(|j| {
-                            (
-                                loc.value(j).to_string(),
-                                kind.value(j).to_string(),
-                                text.value(j).to_string(),
-                            )
-                        })
-                        .collect();
-                    (raw.value(row).to_vec(), fields)
-                }
+            let items = list.value(row);
+            let Some(st) = items.as_any().downcast_ref::<StructArray>() else {
+                continue;
             };
+            let part = |i: usize| st.column(i).as_any().downcast_ref::<StringArray>().cloned();
+            let (Some(loc), Some(kind), Some(text)) = (part(0), part(1), part(2)) else {
+                continue;
+            };
+            let fields = (0..st.len())
+                .map(|j| {
+                    (
+                        loc.value(j).to_string(),
+                        kind.value(j).to_string(),
+                        text.value(j).to_string(),
+                    )
+                })
+                .collect();
+            let raw = raw.value(row).to_vec();
             out.push(Row {
                 asset_id: asset.value(row).to_string(),
                 role: role.value(row).to_string(),

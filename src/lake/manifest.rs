@@ -76,6 +76,61 @@ pub struct FetchFailure {
     pub error: String,
 }
 
+/// A manifest as a run reads it: every field but the assets' member lists, which are
+/// skipped while parsing (a run reads an asset's members from its bundle, whose rows
+/// they are). Members grow with the portfolio times its competitors; the rest does not.
+#[derive(Deserialize)]
+struct WithoutMembers {
+    format: String,
+    mode: String,
+    portfolio: Portfolio,
+    assets: BTreeMap<String, EntryWithoutMembers>,
+    sources_bundle: Hash256,
+    sources: Vec<CatalogEntry>,
+    #[serde(default)]
+    fetch_failures: Vec<FetchFailure>,
+    #[serde(default)]
+    capped_searches: Vec<CappedSearch>,
+}
+
+#[derive(Deserialize)]
+struct EntryWithoutMembers {
+    bundle: Hash256,
+    bundle_bytes: u64,
+    families: BTreeMap<Family, FamilyOutcome>,
+}
+
+impl SnapshotManifest {
+    /// Parses a manifest's bytes with every asset's `members` left empty.
+    pub fn parse_without_members(bytes: &[u8]) -> Result<SnapshotManifest, serde_json::Error> {
+        let m: WithoutMembers = serde_json::from_slice(bytes)?;
+        Ok(SnapshotManifest {
+            format: m.format,
+            mode: m.mode,
+            portfolio: m.portfolio,
+            assets: m
+                .assets
+                .into_iter()
+                .map(|(id, e)| {
+                    (
+                        id,
+                        AssetEntry {
+                            bundle: e.bundle,
+                            bundle_bytes: e.bundle_bytes,
+                            members: Vec::new(),
+                            families: e.families,
+                        },
+                    )
+                })
+                .collect(),
+            sources_bundle: m.sources_bundle,
+            sources: m.sources,
+            fetch_failures: m.fetch_failures,
+            capped_searches: m.capped_searches,
+        })
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AssetEntry {
     pub bundle: Hash256,

@@ -236,7 +236,16 @@ pub fn reason_asset(
     let (extra, prompt_tokens, bundle_tokens) = llm_claims(&input, &out)?;
     let mut claims = out.claims.clone();
     claims.extend(extra);
-    let scope = crate::run::gates::Scope::of(asset, entry);
+    // the bundle's rows are the asset's members (a run's manifest leaves them out)
+    let scope = crate::run::gates::Scope::with_members(
+        asset,
+        rows.iter().filter_map(|r| {
+            Some((
+                r.source_id.clone(),
+                crate::snapshot::resolve::Role::parse(&r.role)?,
+            ))
+        }),
+    );
     let ev = Evidence::of_bundle(
         rows,
         catalog,

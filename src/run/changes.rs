@@ -108,7 +108,7 @@ pub async fn baseline(
         if r.run_id == run_id || r.finished_at.as_str() > started_at {
             continue;
         }
-        let Ok((_, m)) = crate::snapshot::load(lake, &r.snapshot_id).await else {
+        let Ok((_, m)) = crate::snapshot::load_without_members(lake, &r.snapshot_id).await else {
             continue;
         };
         if ids(&m.portfolio) == want {

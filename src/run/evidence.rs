@@ -96,18 +96,10 @@ impl Evidence {
             .and_then(|i| self.records[*i].cutoff_date.clone())
     }
 
-    /// Adds the records of one batch of a sources object (bundle schema): whole, or with
-    /// `text` false as catalog entries only (identity, URL, cutoff; no text, no bytes).
-    pub fn add_batch(&mut self, batch: &RecordBatch, text: bool) {
-        let batch = std::slice::from_ref(batch);
-        if text {
-            for row in crate::lake::bundle::rows(batch) {
-                self.add_row(row, false);
-            }
-        } else {
-            for row in crate::lake::bundle::identities(batch) {
-                self.add_row(row, true);
-            }
+    /// Adds the records of one batch of a sources object (bundle schema), whole.
+    pub fn add_batch(&mut self, batch: &RecordBatch) {
+        for row in crate::lake::bundle::rows(std::slice::from_ref(batch)) {
+            self.add_row(row, false);
         }
     }
 

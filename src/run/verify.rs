@@ -22,23 +22,6 @@ pub async fn evidence(
     lake: &Lake,
     snapshot_ref: &str,
 ) -> Result<(Hash256, SnapshotManifest, Evidence), Error> {
-    index(lake, snapshot_ref, true).await
-}
-
-/// The catalog of a snapshot: every record's identity, URL and cutoff, without text. A
-/// run reads each asset's text from its bundle ([`Evidence::of_bundle`]).
-pub async fn catalog(
-    lake: &Lake,
-    snapshot_ref: &str,
-) -> Result<(Hash256, SnapshotManifest, Evidence), Error> {
-    index(lake, snapshot_ref, false).await
-}
-
-async fn index(
-    lake: &Lake,
-    snapshot_ref: &str,
-    text: bool,
-) -> Result<(Hash256, SnapshotManifest, Evidence), Error> {
     let (id, manifest) = snapshot::load(lake, snapshot_ref).await?;
     // the sources object is decoded a batch at a time into the index: memory holds the
     // index and one batch, not the decoded object beside it
@@ -46,11 +29,36 @@ async fn index(
     let what = format!("{} (sources)", Lake::object_key(&manifest.sources_bundle));
     let ev = crate::blocking(move || {
         let mut ev = Evidence::default();
-        let columns = (!text).then_some(&crate::lake::bundle::IDENTITY_COLUMNS[..]);
-        crate::lake::bundle::decode_columns(bytes, &what, columns, |b| ev.add_batch(&b, text))?;
+        crate::lake::bundle::decode_each(bytes, &what, |b| ev.add_batch(&b))?;
         Ok(ev)
     })
     .await?;
+    Ok((id, manifest, ev))
+}
+
+/// A snapshot as a run reads it: the manifest without its member lists, and the catalog
+/// (every record's identity, URL and cutoff, from the manifest; no text). A run reads
+/// each asset's members and text from its bundle ([`Evidence::of_bundle`]).
+pub async fn catalog(
+    lake: &Lake,
+    snapshot_ref: &str,
+) -> Result<(Hash256, SnapshotManifest, Evidence), Error> {
+    let (id, manifest) = snapshot::load_without_members(lake, snapshot_ref).await?;
+    let mut ev = Evidence::default();
+    for e in manifest.sources.iter().filter(|e| e.fetch_status == "ok") {
+        ev.add(crate::run::evidence::EvidenceRecord {
+            source_id: e.source_id.clone(),
+            family: e.family,
+            record_key: e.record_key.clone(),
+            url: e.url.clone(),
+            cutoff_date: e.cutoff_date.clone(),
+            raw: Vec::new(),
+            locators: Vec::new(),
+            joined: String::new(),
+            starts: Vec::new(),
+            outside: true,
+        });
+    }
     Ok((id, manifest, ev))
 }
 

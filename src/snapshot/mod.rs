@@ -247,6 +247,23 @@ pub async fn read_bundle(
 
 /// Reads and verifies a manifest by id, or `latest`.
 pub async fn load(lake: &Lake, id_or_latest: &str) -> Result<(Hash256, SnapshotManifest), Error> {
+    load_as(lake, id_or_latest, |b| serde_json::from_slice(b)).await
+}
+
+/// [`load`] with every asset's `members` left empty (see
+/// [`SnapshotManifest::parse_without_members`]): what a run or a baseline search needs.
+pub async fn load_without_members(
+    lake: &Lake,
+    id_or_latest: &str,
+) -> Result<(Hash256, SnapshotManifest), Error> {
+    load_as(lake, id_or_latest, SnapshotManifest::parse_without_members).await
+}
+
+async fn load_as(
+    lake: &Lake,
+    id_or_latest: &str,
+    parse: impl FnOnce(&[u8]) -> Result<SnapshotManifest, serde_json::Error>,
+) -> Result<(Hash256, SnapshotManifest), Error> {
     let id = if id_or_latest == "latest" {
         let raw = match lake.get(LATEST_KEY).await {
             Err(crate::lake::LakeError::NotFound { .. }) => {
@@ -270,11 +287,10 @@ pub async fn load(lake: &Lake, id_or_latest: &str) -> Result<(Hash256, SnapshotM
         })?
     };
     let bytes = lake.get_verified(&SnapshotManifest::key(&id), &id).await?;
-    let manifest: SnapshotManifest =
-        serde_json::from_slice(&bytes).map_err(|source| SnapshotError::NotManifest {
-            key: SnapshotManifest::key(&id),
-            source,
-        })?;
+    let manifest = parse(&bytes).map_err(|source| SnapshotError::NotManifest {
+        key: SnapshotManifest::key(&id),
+        source,
+    })?;
     Ok((id, manifest))
 }
 

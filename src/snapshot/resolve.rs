@@ -23,6 +23,13 @@ pub enum Role {
 }
 
 impl Role {
+    /// The role a bundle row names (`subject`, `competitor` or `source`).
+    pub fn parse(s: &str) -> Option<Role> {
+        [Role::Subject, Role::Competitor, Role::Source]
+            .into_iter()
+            .find(|r| r.as_str() == s)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Role::Subject => "subject",

@@ -146,6 +146,18 @@ impl Scope {
     /// The scope of a portfolio asset in a snapshot: its names (and id) and the records
     /// its manifest entry lists.
     pub fn of(asset: &crate::domain::Asset, entry: &crate::lake::manifest::AssetEntry) -> Scope {
+        Scope::with_members(
+            asset,
+            entry.members.iter().map(|m| (m.source_id.clone(), m.role)),
+        )
+    }
+
+    /// The scope of a portfolio asset with these records (source id, role): its
+    /// manifest entry's members, or its bundle's rows, which are the same records.
+    pub fn with_members(
+        asset: &crate::domain::Asset,
+        members: impl IntoIterator<Item = (String, Role)>,
+    ) -> Scope {
         Scope::new(
             asset
                 .names
@@ -153,11 +165,7 @@ impl Scope {
                 .map(|n| n.to_string())
                 .chain([asset.id.to_string()])
                 .collect(),
-            entry
-                .members
-                .iter()
-                .map(|m| (m.source_id.clone(), m.role))
-                .collect(),
+            members.into_iter().collect(),
         )
     }
 
