@@ -1,5 +1,6 @@
 //! Precedence and conflicts as DataFusion SQL: the numbered files of `sql/` run in order
-//! over all accepted claims of a run at once, with the family ranks of
+//! over a set of accepted claims (a run's chunk of assets, or any candidate table), with
+//! the family ranks of
 //! `jobs/family_rank.csv` (or a file a data team passes), and produce `profile_cells` and
 //! `conflicts`. The rules are compiled in, so the binary runs anywhere; the ranks are data.
 

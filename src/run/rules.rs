@@ -1,6 +1,6 @@
-//! Phase 2 of a run, once over every asset of the invocation: the precedence rules of
-//! `sql/` over every accepted claim and empty cell, giving each asset's `profile_cells`
-//! and `conflicts`. Journaled under the hash of everything the rules read.
+//! Phase 2 of a run, once per chunk of the invocation's assets: the precedence rules of
+//! `sql/` over the chunk's accepted claims and empty cells, giving each asset's
+//! `profile_cells` and `conflicts`. Journaled under the hash of everything the rules read.
 
 use std::collections::BTreeMap;
 
