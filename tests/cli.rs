@@ -346,6 +346,35 @@ fn a_tampered_bundle_is_refused_with_exit_2_naming_the_object() {
     assert!(err.contains(&name) && err.contains("corrupt"), "{err}");
 }
 
+/// A manifest is read as it streams in and hashed on the way: one altered byte (a run, a
+/// verify) or a truncated file is refused with exit 2 naming it, and nothing is written.
+#[test]
+fn a_tampered_manifest_is_refused_by_run_and_verify() {
+    let lake = fixture_snapshot();
+    let id = std::fs::read_to_string(lake.path().join("snapshots/latest")).unwrap();
+    let path = lake.path().join(format!("snapshots/{}.json", id.trim()));
+    let good = std::fs::read(&path).unwrap();
+    let mut altered = good.clone();
+    let at = altered.len() / 2;
+    altered[at] = if altered[at] == b'a' { b'b' } else { b'a' };
+    let claims = lake.path().join("claims.jsonl");
+    std::fs::write(&claims, "").unwrap();
+    for bytes in [altered, good[..good.len() / 2].to_vec()] {
+        std::fs::write(&path, &bytes).unwrap();
+        let out = dossier()
+            .args(["--lake", lake.path().to_str().unwrap(), "run", "--all"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(id.trim()) && err.contains("corrupt"), "{err}");
+        assert!(!lake.path().join("runs").exists());
+        let out = verify_cmd(lake.path(), &claims).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("corrupt"));
+    }
+}
+
 #[test]
 fn sql_formats_csv_and_table() {
     let lake = fixture_snapshot();

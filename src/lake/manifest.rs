@@ -101,9 +101,11 @@ struct EntryWithoutMembers {
 }
 
 impl SnapshotManifest {
-    /// Parses a manifest's bytes with every asset's `members` left empty.
-    pub fn parse_without_members(bytes: &[u8]) -> Result<SnapshotManifest, serde_json::Error> {
-        let m: WithoutMembers = serde_json::from_slice(bytes)?;
+    /// Parses a manifest with every asset's `members` left empty.
+    pub fn parse_without_members(
+        r: &mut dyn std::io::Read,
+    ) -> Result<SnapshotManifest, serde_json::Error> {
+        let m: WithoutMembers = serde_json::from_reader(r)?;
         Ok(SnapshotManifest {
             format: m.format,
             mode: m.mode,

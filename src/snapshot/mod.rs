@@ -247,7 +247,7 @@ pub async fn read_bundle(
 
 /// Reads and verifies a manifest by id, or `latest`.
 pub async fn load(lake: &Lake, id_or_latest: &str) -> Result<(Hash256, SnapshotManifest), Error> {
-    load_as(lake, id_or_latest, |b| serde_json::from_slice(b)).await
+    load_as(lake, id_or_latest, |r| serde_json::from_reader(r)).await
 }
 
 /// [`load`] with every asset's `members` left empty (see
@@ -262,7 +262,9 @@ pub async fn load_without_members(
 async fn load_as(
     lake: &Lake,
     id_or_latest: &str,
-    parse: impl FnOnce(&[u8]) -> Result<SnapshotManifest, serde_json::Error>,
+    parse: impl FnOnce(&mut dyn std::io::Read) -> Result<SnapshotManifest, serde_json::Error>
+    + Send
+    + 'static,
 ) -> Result<(Hash256, SnapshotManifest), Error> {
     let id = if id_or_latest == "latest" {
         let raw = match lake.get(LATEST_KEY).await {
@@ -286,11 +288,16 @@ async fn load_as(
             message: e.to_string(),
         })?
     };
-    let bytes = lake.get_verified(&SnapshotManifest::key(&id), &id).await?;
-    let manifest = parse(&bytes).map_err(|source| SnapshotError::NotManifest {
-        key: SnapshotManifest::key(&id),
-        source,
-    })?;
+    // read as it streams in, hashed on the way: a manifest grows with the portfolio
+    let manifest = lake
+        .read_verified(&SnapshotManifest::key(&id), &id, move |r| {
+            parse(&mut std::io::BufReader::with_capacity(1 << 16, r))
+        })
+        .await?
+        .map_err(|source| SnapshotError::NotManifest {
+            key: SnapshotManifest::key(&id),
+            source,
+        })?;
     Ok((id, manifest))
 }
 
