@@ -241,6 +241,19 @@ impl Lake {
             })
     }
 
+    /// An object's get, before its bytes are read: NotFound when absent.
+    async fn get_result(&self, key: &str) -> Result<object_store::GetResult, LakeError> {
+        self.store.get(&self.path(key)).await.map_err(|e| match e {
+            object_store::Error::NotFound { .. } => LakeError::NotFound {
+                key: key.to_string(),
+            },
+            source => LakeError::Get {
+                key: key.to_string(),
+                source,
+            },
+        })
+    }
+
     /// Reads an object whose sha256 must be `hash` through `read`, as it streams in: the
     /// bytes are hashed as `read` takes them (and any it leaves are read and hashed too),
     /// and `read`'s value is returned only when the hash matches. Memory holds a few chunks
@@ -253,20 +266,7 @@ impl Lake {
     ) -> Result<T, LakeError> {
         use futures::StreamExt;
         use sha2::Digest;
-        let res = match self.store.get(&self.path(key)).await {
-            Ok(r) => r,
-            Err(object_store::Error::NotFound { .. }) => {
-                return Err(LakeError::NotFound {
-                    key: key.to_string(),
-                });
-            }
-            Err(source) => {
-                return Err(LakeError::Get {
-                    key: key.to_string(),
-                    source,
-                });
-            }
-        };
+        let res = self.get_result(key).await?;
         let (tx, rx) = std::sync::mpsc::sync_channel::<Bytes>(4);
         let reader = tokio::task::spawn_blocking(move || {
             let mut r = Hashing {
@@ -316,25 +316,14 @@ impl Lake {
     }
 
     pub async fn get(&self, key: &str) -> Result<Bytes, LakeError> {
-        let res = self.store.get(&self.path(key)).await;
-        let res = match res {
-            Ok(r) => r,
-            Err(object_store::Error::NotFound { .. }) => {
-                return Err(LakeError::NotFound {
-                    key: key.to_string(),
-                });
-            }
-            Err(source) => {
-                return Err(LakeError::Get {
-                    key: key.to_string(),
-                    source,
-                });
-            }
-        };
-        res.bytes().await.map_err(|source| LakeError::Get {
-            key: key.to_string(),
-            source,
-        })
+        self.get_result(key)
+            .await?
+            .bytes()
+            .await
+            .map_err(|source| LakeError::Get {
+                key: key.to_string(),
+                source,
+            })
     }
 
     /// One listing level under a prefix: the names of the "directories" and of the objects
