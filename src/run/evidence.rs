@@ -31,6 +31,30 @@ pub struct EvidenceRecord {
 }
 
 impl EvidenceRecord {
+    /// A record known by its catalog entry alone (no text, no bytes), marked `outside`:
+    /// what a run's catalog holds of every record, and an asset's evidence of a record
+    /// outside its bundle.
+    pub fn outside(
+        source_id: String,
+        family: Family,
+        record_key: String,
+        url: String,
+        cutoff_date: Option<String>,
+    ) -> EvidenceRecord {
+        EvidenceRecord {
+            source_id,
+            family,
+            record_key,
+            url,
+            cutoff_date,
+            raw: Vec::new(),
+            locators: Vec::new(),
+            joined: String::new(),
+            starts: Vec::new(),
+            outside: true,
+        }
+    }
+
     pub fn field_text(&self, i: usize) -> &str {
         let end = self
             .starts
@@ -99,11 +123,11 @@ impl Evidence {
     /// Adds the records of one batch of a sources object (bundle schema), whole.
     pub fn add_batch(&mut self, batch: &RecordBatch) {
         for row in crate::lake::bundle::rows(std::slice::from_ref(batch)) {
-            self.add_row(row, false);
+            self.add_row(row);
         }
     }
 
-    fn add_row(&mut self, row: Row, outside: bool) {
+    fn add_row(&mut self, row: Row) {
         let Some(family) = Family::parse(&row.family) else {
             return;
         };
@@ -128,7 +152,7 @@ impl Evidence {
             locators,
             joined,
             starts,
-            outside,
+            outside: false,
         });
     }
 
@@ -144,28 +168,22 @@ impl Evidence {
     ) -> Evidence {
         let mut ev = Evidence::default();
         for r in rows {
-            ev.add_row(r.clone(), false);
+            ev.add_row(r.clone());
         }
-        let mut added = std::collections::HashSet::new();
         for source in citations {
             if !ev.resolve(source).is_empty() {
                 continue;
             }
             for i in catalog.resolve(source) {
                 let r = &catalog.records[i];
-                if added.insert(i) && !ev.by_source_id.contains_key(&r.source_id) {
-                    ev.add(EvidenceRecord {
-                        source_id: r.source_id.clone(),
-                        family: r.family,
-                        record_key: r.record_key.clone(),
-                        url: r.url.clone(),
-                        cutoff_date: r.cutoff_date.clone(),
-                        raw: Vec::new(),
-                        locators: Vec::new(),
-                        joined: String::new(),
-                        starts: Vec::new(),
-                        outside: true,
-                    });
+                if !ev.by_source_id.contains_key(&r.source_id) {
+                    ev.add(EvidenceRecord::outside(
+                        r.source_id.clone(),
+                        r.family,
+                        r.record_key.clone(),
+                        r.url.clone(),
+                        r.cutoff_date.clone(),
+                    ));
                 }
             }
         }

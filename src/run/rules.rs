@@ -33,8 +33,8 @@ struct Inputs<'a> {
     rules: Vec<String>,
 }
 
-/// Phase 2 over one chunk of assets: each asset's outcome completed with its cells by status and conflicts, and
-/// whether the step came from the journal.
+/// Phase 2 over one chunk of assets: each asset's outcome completed with its cells by
+/// status and conflicts, and whether the step came from the journal.
 pub(crate) async fn apply(
     lake: &Lake,
     journal: &Journal,

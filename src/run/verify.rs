@@ -46,18 +46,13 @@ pub async fn catalog(
     let (id, manifest) = snapshot::load_without_members(lake, snapshot_ref).await?;
     let mut ev = Evidence::default();
     for e in manifest.sources.iter().filter(|e| e.fetch_status == "ok") {
-        ev.add(crate::run::evidence::EvidenceRecord {
-            source_id: e.source_id.clone(),
-            family: e.family,
-            record_key: e.record_key.clone(),
-            url: e.url.clone(),
-            cutoff_date: e.cutoff_date.clone(),
-            raw: Vec::new(),
-            locators: Vec::new(),
-            joined: String::new(),
-            starts: Vec::new(),
-            outside: true,
-        });
+        ev.add(crate::run::evidence::EvidenceRecord::outside(
+            e.source_id.clone(),
+            e.family,
+            e.record_key.clone(),
+            e.url.clone(),
+            e.cutoff_date.clone(),
+        ));
     }
     Ok((id, manifest, ev))
 }

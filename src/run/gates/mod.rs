@@ -654,18 +654,13 @@ mod props {
         };
         let mut catalog = Evidence::default();
         for r in [row("1", ""), row("2", "")] {
-            catalog.add(EvidenceRecord {
-                source_id: r.source_id,
-                family: Family::Pubmed,
-                record_key: r.record_key,
-                url: r.url,
-                cutoff_date: r.cutoff_date,
-                raw: Vec::new(),
-                locators: Vec::new(),
-                joined: String::new(),
-                starts: Vec::new(),
-                outside: true,
-            });
+            catalog.add(EvidenceRecord::outside(
+                r.source_id,
+                Family::Pubmed,
+                r.record_key,
+                r.url,
+                r.cutoff_date,
+            ));
         }
         let bundle = [row("1", "response 1 of cohort")];
         let cites = ["PMID:1", "https://pubmed.ncbi.nlm.nih.gov/2/", "PMID:3"];
