@@ -5,9 +5,9 @@
 //! Terms: lower-cased runs of letters and digits of at least 2 characters (numbers and
 //! short acronyms matter in this domain). idf = ln((N - df + 0.5) / (df + 0.5) + 1).
 
-use std::borrow::Cow;
+use std::hash::BuildHasher;
 
-use rustc_hash::FxHashMap;
+use hashbrown::HashTable;
 
 use crate::run::distill::spans::Span;
 
@@ -21,63 +21,181 @@ fn terms_of(lower: &str) -> impl Iterator<Item = &str> {
         .filter(|t| t.chars().nth(1).is_some())
 }
 
-/// Lower-cases a text, borrowing it when it has nothing to change.
-fn lower(text: &str) -> Cow<'_, str> {
-    if text.is_ascii() {
-        if text.bytes().any(|b| b.is_ascii_uppercase()) {
-            Cow::Owned(text.to_ascii_lowercase())
-        } else {
-            Cow::Borrowed(text)
-        }
-    } else {
-        Cow::Owned(text.to_lowercase())
-    }
-}
-
 /// Terms of a text, lower-cased.
 pub fn terms(text: &str) -> Vec<String> {
     terms_of(&text.to_lowercase()).map(str::to_string).collect()
 }
 
-/// An inverted index over documents (span texts).
+/// Lower-cases `text` into `buf` (reused across documents) exactly as
+/// `str::to_lowercase` does: per character, except for the one mapping that depends on
+/// context (a final capital sigma), for which the whole text goes through
+/// `to_lowercase`.
+fn lower_into(text: &str, buf: &mut String) {
+    buf.clear();
+    if text.is_ascii() {
+        buf.push_str(text);
+        buf.make_ascii_lowercase();
+    } else if text.contains('\u{3A3}') {
+        buf.push_str(&text.to_lowercase());
+    } else {
+        for c in text.chars() {
+            if c.is_ascii() {
+                buf.push(c.to_ascii_lowercase());
+            } else {
+                buf.extend(c.to_lowercase());
+            }
+        }
+    }
+}
+
+/// Calls `each` with the terms of a lower-cased text in order: what [`terms_of`] gives,
+/// read byte by byte, with a character decoded only where a byte is not ASCII.
+fn each_term(lower: &str, mut each: impl FnMut(&str)) {
+    let bytes = lower.as_bytes();
+    let (mut i, mut start, mut chars) = (0, 0, 0);
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (alnum, width) = if b.is_ascii() {
+            (b.is_ascii_alphanumeric(), 1)
+        } else {
+            let c = lower[i..].chars().next().expect("i is a char boundary");
+            (c.is_alphanumeric(), c.len_utf8())
+        };
+        if alnum {
+            if chars == 0 {
+                start = i;
+            }
+            chars += 1;
+        } else {
+            if chars >= 2 {
+                each(&lower[start..i]);
+            }
+            chars = 0;
+        }
+        i += width;
+    }
+    if chars >= 2 {
+        each(&lower[start..]);
+    }
+}
+
+/// An inverted index over documents (span texts). Each distinct term is stored once in
+/// one string and numbered, and the postings of every term sit in one array: building it
+/// allocates nothing per term or per occurrence.
 #[derive(Debug, Default)]
 pub struct Bm25 {
     lengths: Vec<u32>,
     avg_len: f64,
-    postings: FxHashMap<String, Vec<(u32, u32)>>,
+    /// Every distinct term, end to end; `spans[id]` is term `id`'s byte range in it.
+    arena: String,
+    spans: Vec<(u32, u32)>,
+    /// (hash, term number), found by the hash of the term's text.
+    table: HashTable<(u64, u32)>,
+    /// Term `id`'s postings are `postings[offsets[id]..offsets[id + 1]]`: (document,
+    /// term frequency), documents in ascending order.
+    offsets: Vec<u32>,
+    postings: Vec<(u32, u32)>,
+}
+
+fn hash_of(t: &str) -> u64 {
+    foldhash::fast::FixedState::default().hash_one(t)
+}
+
+fn term_at<'a>(arena: &'a str, spans: &[(u32, u32)], id: u32) -> &'a str {
+    let (start, end) = spans[id as usize];
+    &arena[start as usize..end as usize]
 }
 
 impl Bm25 {
     pub fn build<'a>(docs: impl IntoIterator<Item = &'a str>) -> Bm25 {
-        let lowered: Vec<Cow<'a, str>> = docs.into_iter().map(lower).collect();
-        let mut postings: FxHashMap<&str, Vec<(u32, u32)>> = FxHashMap::default();
-        let mut tf: FxHashMap<&str, u32> = FxHashMap::default();
-        let mut lengths = Vec::with_capacity(lowered.len());
-        for (d, text) in lowered.iter().enumerate() {
-            let mut n = 0u32;
-            for t in terms_of(text) {
-                *tf.entry(t).or_insert(0) += 1;
-                n += 1;
-            }
-            lengths.push(n);
-            for (t, f) in tf.drain() {
-                postings.entry(t).or_default().push((d as u32, f));
+        let mut index = Bm25 {
+            table: HashTable::with_capacity(1024),
+            ..Bm25::default()
+        };
+        let mut buf = String::new();
+        // Every document's term numbers, end to end; `ends[d]` closes document d.
+        let (mut ids, mut ends) = (Vec::new(), Vec::new());
+        for text in docs {
+            lower_into(text, &mut buf);
+            each_term(&buf, |t| ids.push(index.intern(t)));
+            ends.push(ids.len());
+        }
+        let doc_terms = |d: usize| &ids[if d == 0 { 0 } else { ends[d - 1] }..ends[d]];
+        index.lengths = (0..ends.len()).map(|d| doc_terms(d).len() as u32).collect();
+        // Two passes: how many documents hold each term, then the postings in place.
+        let terms = index.spans.len();
+        let mut last = vec![u32::MAX; terms];
+        let mut df = vec![0u32; terms];
+        for d in 0..ends.len() {
+            for &t in doc_terms(d) {
+                if last[t as usize] != d as u32 {
+                    last[t as usize] = d as u32;
+                    df[t as usize] += 1;
+                }
             }
         }
-        let total: u64 = lengths.iter().map(|l| *l as u64).sum();
-        let avg_len = if lengths.is_empty() {
+        let mut offsets = Vec::with_capacity(terms + 1);
+        offsets.push(0u32);
+        for f in &df {
+            offsets.push(offsets.last().expect("pushed") + f);
+        }
+        let mut postings = vec![(0u32, 0u32); *offsets.last().expect("pushed") as usize];
+        let mut fill: Vec<u32> = offsets[..terms].to_vec();
+        last.fill(u32::MAX);
+        for d in 0..ends.len() {
+            for &t in doc_terms(d) {
+                let t = t as usize;
+                if last[t] != d as u32 {
+                    last[t] = d as u32;
+                    postings[fill[t] as usize] = (d as u32, 1);
+                    fill[t] += 1;
+                } else {
+                    postings[fill[t] as usize - 1].1 += 1;
+                }
+            }
+        }
+        index.offsets = offsets;
+        index.postings = postings;
+        let total: u64 = index.lengths.iter().map(|l| *l as u64).sum();
+        index.avg_len = if index.lengths.is_empty() {
             0.0
         } else {
-            total as f64 / lengths.len() as f64
+            total as f64 / index.lengths.len() as f64
         };
-        Bm25 {
-            postings: postings
-                .into_iter()
-                .map(|(t, p)| (t.to_string(), p))
-                .collect(),
-            lengths,
-            avg_len,
+        index
+    }
+
+    /// The postings of term `id`.
+    fn postings_of(&self, id: u32) -> &[(u32, u32)] {
+        let (a, b) = (self.offsets[id as usize], self.offsets[id as usize + 1]);
+        &self.postings[a as usize..b as usize]
+    }
+
+    /// The number of a term, if the index has it.
+    fn lookup(&self, t: &str) -> Option<u32> {
+        let hash = hash_of(t);
+        let (arena, spans) = (&self.arena, &self.spans);
+        self.table
+            .find(hash, |&(h, id)| h == hash && term_at(arena, spans, id) == t)
+            .map(|&(_, id)| id)
+    }
+
+    /// The number of a term, numbering it when it is new.
+    fn intern(&mut self, t: &str) -> u32 {
+        let hash = hash_of(t);
+        let (arena, spans) = (&self.arena, &self.spans);
+        if let Some(&(_, id)) = self
+            .table
+            .find(hash, |&(h, id)| h == hash && term_at(arena, spans, id) == t)
+        {
+            return id;
         }
+        let id = self.spans.len() as u32;
+        let start = self.arena.len() as u32;
+        self.arena.push_str(t);
+        self.spans.push((start, self.arena.len() as u32));
+        self.table.insert_unique(hash, (hash, id), |&(h, _)| h);
+        id
     }
 
     pub fn len(&self) -> usize {
@@ -97,11 +215,12 @@ impl Bm25 {
             if seen.contains(&t) {
                 continue;
             }
-            let Some(post) = self.postings.get(&t) else {
-                seen.push(t);
+            let id = self.lookup(&t);
+            seen.push(t);
+            let Some(id) = id else {
                 continue;
             };
-            seen.push(t);
+            let post = self.postings_of(id);
             let df = post.len() as f64;
             let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
             for &(d, f) in post {
@@ -176,6 +295,62 @@ mod tests {
         // Same term frequency, shorter document scores higher.
         let r = idx.search("trametinib");
         assert_eq!(r[0].0, 1);
+    }
+
+    /// BM25 straight from its definition, over `terms`: what the index must rank.
+    fn reference(docs: &[String], query: &str) -> Vec<(usize, f64)> {
+        let toks: Vec<Vec<String>> = docs.iter().map(|d| terms(d)).collect();
+        let avg = toks.iter().map(Vec::len).sum::<usize>() as f64 / toks.len().max(1) as f64;
+        let n = docs.len() as f64;
+        let mut scores = vec![0.0f64; docs.len()];
+        let mut seen = Vec::new();
+        for q in terms(query) {
+            if seen.contains(&q) {
+                continue;
+            }
+            seen.push(q.clone());
+            let df = toks.iter().filter(|t| t.contains(&q)).count() as f64;
+            if df == 0.0 {
+                continue;
+            }
+            let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
+            for (d, t) in toks.iter().enumerate() {
+                let f = t.iter().filter(|x| **x == q).count() as f64;
+                if f > 0.0 {
+                    let norm = 1.0 - B + B * t.len() as f64 / avg.max(1e-9);
+                    scores[d] += idf * f * (K1 + 1.0) / (f + K1 * norm);
+                }
+            }
+        }
+        let mut ranked: Vec<(usize, f64)> =
+            scores.into_iter().enumerate().filter(|(_, s)| *s > 0.0).collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        ranked
+    }
+
+    proptest::proptest! {
+        /// The index ranks as the definition does, to the bit, on mixed-case ASCII and
+        /// on Unicode text (where letters such as É and Σ lower-case differently).
+        #[test]
+        fn the_index_ranks_as_the_definition(
+            docs in proptest::collection::vec("[a-cA-C0-2 .,/-]{0,30}|[a-cÉéΣσßİµ² 1.-]{0,20}|[a-cAİµ≥ 1]{0,20}", 0..12),
+            query in "[a-cA-CÉΣ0-2 ]{0,16}",
+        ) {
+            let idx = Bm25::build(docs.iter().map(String::as_str));
+            proptest::prop_assert_eq!(idx.len(), docs.len());
+            proptest::prop_assert_eq!(idx.search(&query), reference(&docs, &query));
+        }
+    }
+
+    #[test]
+    fn a_term_seen_again_in_a_later_document_is_one_term() {
+        let idx = Bm25::build(["Alpha beta ALPHA", "x", "alpha Beta"]);
+        // 'x' is one character: no term. 'alpha' and 'beta' are numbered once each.
+        assert_eq!(idx.spans.len(), 2);
+        assert_eq!(idx.lengths, vec![3, 0, 2]);
+        let alpha = idx.lookup("alpha").unwrap();
+        assert_eq!(idx.postings_of(alpha), &[(0, 2), (2, 1)][..]);
+        assert_eq!(idx.lookup("Alpha"), None, "lookups take lower-cased terms");
     }
 
     #[test]
