@@ -9,7 +9,9 @@
 --          cutoff_date, family_rank and cell_id, a number per distinct cell key (run,
 --          asset, field, endpoint, population, arm). The key's text columns and the claim's
 --          text (quote, url...) stay in `accepted`; 40 and 50 join them back by claim.
---          Materialized once: 20 reads it three times.
+--          Materialized once: 20 reads it three times. cell_id numbers the distinct keys
+--          in no particular order (no sort of every claim by six text columns): it is
+--          only ever grouped and joined on, never shown or ordered by.
 -- Intent:  rule 1, match first: candidates compete only when run, asset, field, endpoint,
 --          population and arm are all equal, which is what cell_id numbers; every later
 --          rule groups and joins on it (one integer instead of six text columns). A family missing from the rank table (and a claim with no source
@@ -20,6 +22,10 @@
 --          "HALCYON THERAPEUTICS" and "Halcyon Therapeutics" agree, "Halcyon Biopharma"
 --          does not.
 CREATE TABLE candidates AS
+WITH cells AS (
+    SELECT k.*, ROW_NUMBER() OVER () AS cell_id
+    FROM (SELECT DISTINCT run_id, asset_id, field, endpoint, population, arm FROM accepted) k
+)
 SELECT a.run_id, a.asset_id, a.claim_id, a.value, a.unit, a.family, a.source_id,
        a.cutoff_date,
        CASE WHEN a.field LIKE 'identity.%' OR a.field = 'trials.sponsor'
@@ -30,7 +36,10 @@ SELECT a.run_id, a.asset_id, a.claim_id, a.value, a.unit, a.family, a.source_id,
             ELSE a.value
        END AS value_key,
        COALESCE(r.rank, 1000) AS family_rank,
-       DENSE_RANK() OVER (ORDER BY a.run_id, a.asset_id, a.field, a.endpoint, a.population,
-                                   a.arm) AS cell_id
+       c.cell_id
 FROM accepted a
+JOIN cells c
+  ON (c.run_id IS NOT DISTINCT FROM a.run_id) AND (c.asset_id IS NOT DISTINCT FROM a.asset_id)
+ AND (c.field IS NOT DISTINCT FROM a.field) AND (c.endpoint IS NOT DISTINCT FROM a.endpoint)
+ AND (c.population IS NOT DISTINCT FROM a.population) AND (c.arm IS NOT DISTINCT FROM a.arm)
 LEFT JOIN family_rank r ON a.family = r.family;
