@@ -322,8 +322,11 @@ mod tests {
                 }
             }
         }
-        let mut ranked: Vec<(usize, f64)> =
-            scores.into_iter().enumerate().filter(|(_, s)| *s > 0.0).collect();
+        let mut ranked: Vec<(usize, f64)> = scores
+            .into_iter()
+            .enumerate()
+            .filter(|(_, s)| *s > 0.0)
+            .collect();
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         ranked
     }
