@@ -173,7 +173,10 @@ impl Bm25 {
 
     /// The number of a term, if the index has it.
     fn lookup(&self, t: &str) -> Option<u32> {
-        let hash = hash_of(t);
+        self.find(hash_of(t), t)
+    }
+
+    fn find(&self, hash: u64, t: &str) -> Option<u32> {
         let (arena, spans) = (&self.arena, &self.spans);
         self.table
             .find(hash, |&(h, id)| h == hash && term_at(arena, spans, id) == t)
@@ -183,11 +186,7 @@ impl Bm25 {
     /// The number of a term, numbering it when it is new.
     fn intern(&mut self, t: &str) -> u32 {
         let hash = hash_of(t);
-        let (arena, spans) = (&self.arena, &self.spans);
-        if let Some(&(_, id)) = self
-            .table
-            .find(hash, |&(h, id)| h == hash && term_at(arena, spans, id) == t)
-        {
+        if let Some(id) = self.find(hash, t) {
             return id;
         }
         let id = self.spans.len() as u32;
