@@ -1,27 +1,28 @@
 -- 10_candidates: every accepted claim of the run, with the columns precedence needs and
---                its family's rank.
+--                its family's rank (15_agreement.sql then keys its value).
 -- Inputs:  accepted (one row per accepted claim: run_id, asset_id, section, field, endpoint,
 --          population, arm, value, unit, label, family, claim_id, source_id, url, quote,
 --          locator, cutoff_date; key columns are '' rather than NULL; cutoff_date is ISO
 --          YYYY-MM-DD or NULL when unknown),
 --          family_rank (family, rank; lower wins; from jobs/family_rank.csv).
--- Output:  table candidates: run_id, asset_id, claim_id, value, unit, family, source_id,
---          cutoff_date, family_rank and cell_id, a number per distinct cell key (run,
---          asset, field, endpoint, population, arm). The key's text columns and the claim's
---          text (quote, url...) stay in `accepted`; 40 and 50 join them back by claim.
---          Materialized once: 20 reads it three times. cell_id numbers the distinct keys
---          in no particular order (no sort of every claim by six text columns): it is
---          only ever grouped and joined on, never shown or ordered by.
+-- Output:  table claim_cells: run_id, asset_id, claim_id, value, unit, family, source_id,
+--          cutoff_date, value_key (names folded; 15 keys numbers), numeric_value (1 when
+--          the value is a plain decimal number), family_rank and cell_id, a number per
+--          distinct cell key (run, asset, field, endpoint, population, arm). The key's text
+--          columns and the claim's text (quote, url...) stay in `accepted`; 40 and 50 join
+--          them back by claim. Materialized once, so cell_id is numbered once. cell_id
+--          numbers the distinct keys in no particular order (no sort of every claim by six
+--          text columns): it is only ever grouped and joined on, never shown or ordered by.
 -- Intent:  rule 1, match first: candidates compete only when run, asset, field, endpoint,
 --          population and arm are all equal, which is what cell_id numbers; every later
---          rule groups and joins on it (one integer instead of six text columns). A family missing from the rank table (and a claim with no source
---          family, such as a derived value) ranks after every listed family, never before.
+--          rule groups and joins on it (one integer instead of six text columns). A family
+--          missing from the rank table (and a claim with no source family, such as a derived value) ranks after every listed family, never before.
 --          value_key is what "the same value" means: the value itself, except for names
 --          (identity fields and a trial's sponsor), where letter case, punctuation and a
 --          trailing company form (Inc, Ltd, GmbH...) do not make another value:
 --          "HALCYON THERAPEUTICS" and "Halcyon Therapeutics" agree, "Halcyon Biopharma"
 --          does not.
-CREATE TABLE candidates AS
+CREATE TABLE claim_cells AS
 WITH cells AS (
     SELECT k.*, ROW_NUMBER() OVER () AS cell_id
     FROM (SELECT DISTINCT run_id, asset_id, field, endpoint, population, arm FROM accepted) k
@@ -35,6 +36,8 @@ SELECT a.run_id, a.asset_id, a.claim_id, a.value, a.unit, a.family, a.source_id,
                      '', 'g'))
             ELSE a.value
        END AS value_key,
+       CASE WHEN a.value <> '' AND regexp_replace(a.value, '^-?[0-9]+([.][0-9]+)?$', '') = ''
+            THEN 1 ELSE 0 END AS numeric_value,
        COALESCE(r.rank, 1000) AS family_rank,
        c.cell_id
 FROM accepted a

@@ -13,6 +13,9 @@ SELECT a.run_id, a.asset_id, a.section, a.field, a.endpoint, a.population, a.arm
        CASE
            WHEN v.live_values <> 1
                THEN CAST(v.values_total AS VARCHAR) || ' values survive precedence; all kept'
+           WHEN v.values_total > 1 AND v.claims_agreeing > 1
+               THEN CAST(v.claims_agreeing AS VARCHAR) || ' claims agree; won over '
+                    || CAST(v.values_total - 1 AS VARCHAR) || ' other value(s); see conflicts'
            WHEN v.values_total > 1
                THEN 'won over ' || CAST(v.values_total - 1 AS VARCHAR) || ' other value(s); see conflicts'
            WHEN v.claims_agreeing > 1

@@ -240,7 +240,7 @@ fn reports_show_every_cell_with_its_status_and_both_sides_of_a_conflict() {
     let conflicts = sql_json(&lake, "SELECT * FROM profile_conflicts");
     let corrected: Vec<&Value> = conflicts
         .iter()
-        .filter(|c| s(c, "field") == "efficacy.value")
+        .filter(|c| s(c, "field") == "efficacy.value" && s(c, "other_family") == "ctgov")
         .collect();
     assert_eq!(corrected.len(), 1, "{conflicts:?}");
     assert_eq!(

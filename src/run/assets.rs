@@ -253,9 +253,10 @@ pub fn reason_asset(
     );
     let ev = &ev;
     let verdicts = gates_judge(&claims, out.claims.len(), ev, scope, judge);
-    let cutoffs = verdicts
+    let cutoffs: Vec<Option<String>> = claims
         .iter()
-        .map(|v| v.source_id.as_ref().and_then(|s| ev.cutoff_of(s)))
+        .zip(&verdicts)
+        .map(|(c, v)| data_cutoff(c, v.source_id.as_deref(), ev))
         .collect();
     let mut accepted = Vec::new();
     let mut filled = BTreeSet::new();
@@ -305,7 +306,7 @@ pub fn reason_asset(
             url: v.url.clone(),
             quote: c.quote.clone(),
             locator: c.locator.clone(),
-            cutoff_date: sid.as_deref().and_then(|s| ev.cutoff_of(s)),
+            cutoff_date: data_cutoff(c, sid.as_deref(), ev),
         });
     }
     let empty = profile::empty_cells(
@@ -339,6 +340,19 @@ pub fn reason_asset(
         empty,
         outcome,
     })
+}
+
+/// The data cutoff a claim competes with: its record's, except for a trial's numbers read
+/// from a paper or a press page, whose date is when it was published, not when its data
+/// were cut: those compete at an unknown cutoff, by family rank.
+fn data_cutoff(c: &Claim, source_id: Option<&str>, ev: &Evidence) -> Option<String> {
+    let s = source_id?;
+    let family = s.split(':').next().unwrap_or("");
+    let arm_level = profile::spec(&c.field).is_some_and(|f| f.arm_bound);
+    if arm_level && matches!(family, "pubmed" | "press") {
+        return None;
+    }
+    ev.cutoff_of(s)
 }
 
 /// The `claims` rows of one asset.

@@ -21,6 +21,10 @@ pub const RULES: &[(&str, &str)] = &[
         "10_candidates.sql",
         include_str!("../../sql/10_candidates.sql"),
     ),
+    (
+        "15_agreement.sql",
+        include_str!("../../sql/15_agreement.sql"),
+    ),
     ("20_standing.sql", include_str!("../../sql/20_standing.sql")),
     (
         "30_cell_values.sql",
@@ -496,6 +500,53 @@ mod tests {
                     "Acme Pharma",
                     "unresolved"
                 ],
+            ])
+        );
+    }
+
+    #[test]
+    fn numbers_agree_at_the_precision_they_are_stated() {
+        let (cells, conflicts) = run_rules(&[
+            // a paper's 9.2 and a posted 9.23 are one value, cited by the better source
+            ("g1", "", "9.2", "pubmed", None),
+            ("g1", "", "9.23", "ctgov", Some("2024-01-01")),
+            // 9.26 is not 9.2 at one decimal: they compete, the label outranks
+            ("g2", "", "9.2", "fda_label", Some("2024-01-01")),
+            ("g2", "", "9.26", "ctgov", Some("2024-01-01")),
+            // 9.2 agrees with both 9.17 and 9.23, which disagree: it joins neither
+            ("g3", "", "9.2", "press", None),
+            ("g3", "", "9.17", "ctgov", Some("2024-01-01")),
+            ("g3", "", "9.23", "ctgov", Some("2024-01-01")),
+            // half a unit of the last digit is still the same value; 10 is 10.0
+            ("g4", "", "68", "fda_label", Some("2024-01-01")),
+            ("g4", "", "67.5", "ctgov", Some("2024-01-01")),
+            ("g5", "", "10", "press", None),
+            ("g5", "", "10.0", "pubmed", None),
+            // the same decimals never merge: 9.23 and 9.24 stay two values
+            ("g6", "", "9.23", "ctgov", Some("2024-01-01")),
+            ("g6", "", "9.24", "ctgov", Some("2024-01-01")),
+        ]);
+        assert_eq!(
+            cells,
+            v(&[
+                &["g1", "", "9.23", "value", "ctgov:k1@0"],
+                &["g2", "", "9.2", "value", "fda_label:k2@0"],
+                &["g3", "", "9.17", "conflicting", "ctgov:k5@0"],
+                &["g3", "", "9.23", "conflicting", "ctgov:k6@0"],
+                &["g4", "", "68", "value", "fda_label:k7@0"],
+                &["g5", "", "10.0", "value", "pubmed:k10@0"],
+                &["g6", "", "9.23", "conflicting", "ctgov:k11@0"],
+                &["g6", "", "9.24", "conflicting", "ctgov:k12@0"],
+                &["market.survival", "", "", "source_empty", ""],
+            ])
+        );
+        assert_eq!(
+            conflicts,
+            v(&[
+                &["g2", "9.2", "9.26", "family_rank"],
+                &["g3", "9.17", "9.2", "family_rank"],
+                &["g3", "9.17", "9.23", "unresolved"],
+                &["g6", "9.23", "9.24", "unresolved"],
             ])
         );
     }

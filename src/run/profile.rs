@@ -168,7 +168,7 @@ pub const FIELDS: &[FieldSpec] = &[
         "endpoint: trial, outcome, time frame; population: class/category; arm: group",
         true,
         &[],
-        "the posted value of an outcome measure for one arm",
+        "the value of an outcome measure for one arm: posted, or stated in a paper's abstract, a label's clinical studies or a press page (in the posted cell when the trial has posted that endpoint, time point and arm)",
     ),
     f(
         "efficacy.analyzed",
@@ -280,7 +280,7 @@ pub const FIELDS: &[FieldSpec] = &[
         "as efficacy.comparison; unit: estimate type (hazard ratio, odds ratio...)",
         true,
         &[],
-        "the posted statistical analysis estimate, in the direction the arm states",
+        "the posted statistical analysis estimate, in the direction the arm states, or a ratio stated in text (`NCT… PFS`, arm `asset vs comparator`)",
     ),
     f(
         "efficacy.estimate_ci_lower",

@@ -45,10 +45,13 @@ pub fn judge(
         .map(|c| ClaimLine::Claim(Box::new(c.clone())))
         .collect();
     let structural = structural.min(claims.len());
+    // A number read from text is bound by the gate's text rules, never by the reasoner's
+    // own word: only structured places are bound here.
     scope.bind(
         claims[..structural]
             .iter()
-            .filter_map(|c| c.source.as_deref().map(|s| (c, s))),
+            .filter_map(|c| c.source.as_deref().map(|s| (c, s)))
+            .filter(|(c, s)| !text_arm_level(c, s)),
     );
     let asset = claims.first().map(|c| c.asset.clone()).unwrap_or_default();
     let assets = HashMap::from([(asset, scope)]);
@@ -65,8 +68,12 @@ pub fn judge(
             continue;
         };
         check_schema(c, spec, v);
-        if spec.arm_bound && c.label == Label::Fact {
+        let text = v.source_id.as_deref().is_some_and(|s| text_arm_level(c, s));
+        if spec.arm_bound && c.label == Label::Fact && !text {
             check_binding(c, &bound, v);
+        }
+        if text && c.label == Label::Fact && v.accepted() {
+            check_text_binding(c, v);
         }
     }
     // Models last, in order (rNPV names peak sales), over the verdicts of their inputs.
@@ -80,6 +87,15 @@ pub fn judge(
     verdicts
 }
 
+/// Whether `c` is an arm-level fact cited to a text record (a paper's abstract, a label's
+/// clinical studies, a press page): its arm, endpoint and time point are what the
+/// entailment gate's text binder reads in the quote, not a posted result's locator.
+fn text_arm_level(c: &Claim, source_id: &str) -> bool {
+    let family = source_id.split(':').next().unwrap_or("");
+    matches!(family, "pubmed" | "fda_label" | "press")
+        && profile::spec(&c.field).is_some_and(|s| s.arm_bound)
+}
+
 /// The cells that the accepted arm-level facts of the extractive reasoner bind.
 fn bindings(structural: &[Claim], verdicts: &[Verdict]) -> Bindings {
     let mut bound = Bindings::new();
@@ -88,6 +104,7 @@ fn bindings(structural: &[Claim], verdicts: &[Verdict]) -> Bindings {
             && c.label == Label::Fact
             && profile::spec(&c.field).is_some_and(|s| s.arm_bound)
             && let (Some(sid), Some(loc)) = (&v.source_id, &c.locator)
+            && !text_arm_level(c, sid)
         {
             bound
                 .entry((sid.clone(), loc.clone()))
@@ -137,6 +154,25 @@ fn inputs_visible(c: &Claim, claims: &[Claim], verdicts: &[Verdict]) -> Result<(
         return Err("a modeled claim must name its assumption claims, each accepted".into());
     }
     Ok(())
+}
+
+/// A number read from text names its trial and its group: the text binder found a group
+/// in its clause (or the sentence's only one) and a trial the record or asset names.
+fn check_text_binding(c: &Claim, v: &mut Verdict) {
+    let blank = |x: &Option<String>| x.as_deref().is_none_or(|s| s.trim().is_empty());
+    if blank(&c.arm) {
+        v.reject(
+            Gate::Binding,
+            "a number read from text must name its group: the sentence names none, or several and none in the number's clause".into(),
+            false,
+        );
+    } else if c.endpoint.as_deref().is_none_or(|e| !e.starts_with("NCT")) {
+        v.reject(
+            Gate::Binding,
+            "a number read from text must name its trial: the record names no NCT id of the asset's, and the asset has no single trial".into(),
+            false,
+        );
+    }
 }
 
 /// An arm-level fact must cite a locator bound to the very cell it claims.

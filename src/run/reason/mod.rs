@@ -16,6 +16,7 @@ mod direction;
 mod label;
 pub mod llm;
 pub mod sources;
+mod text_efficacy;
 mod tree;
 pub mod valuation;
 
@@ -264,6 +265,7 @@ pub const STEPS: &[(&str, Step)] = &[
     ("regulatory", sources::regulatory),
     ("trials", ctgov::trials),
     ("efficacy", ctgov::efficacy),
+    ("text-efficacy", text_efficacy::text_efficacy),
     ("safety", ctgov::safety),
     ("label-safety", sources::label_safety),
     ("competitors", sources::competitors),

@@ -21,6 +21,8 @@ mod table;
 pub mod tables;
 mod text;
 
+pub(crate) use text::{concepts_of, group_of, groups_named, names_subgroup};
+
 use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;

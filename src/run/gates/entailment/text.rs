@@ -712,16 +712,10 @@ impl Binding<'_, '_> {
         }
         // endpoint
         if !self.claim_concepts.is_empty() {
-            let ep = Lexicon::endpoints();
-            let mut bound: Vec<&str> = ranges
-                .iter()
-                .flat_map(|r| ep.all(t, r.clone()))
+            let bound: Vec<&str> = concepts_of(t, at, Lexicon::endpoints())
+                .into_iter()
                 .map(|(_, x)| x)
                 .collect();
-            if bound.is_empty() {
-                // the nearest concept before the number in its sentence
-                bound.extend(ep.all(t, 0..at).last().map(|(_, x)| *x));
-            }
             if !bound.is_empty() && !bound.iter().any(|b| self.claim_concepts.contains(b)) {
                 return Entailment::Fails(
                     Rule::Endpoint,
@@ -1437,4 +1431,72 @@ fn first_word(s: &str) -> String {
         .find(|w| !w.is_empty())
         .unwrap_or("")
         .to_string()
+}
+
+/// The group the number at token `at` of `t` is bound to, by the gate's own binder (the
+/// reasoner reads text numbers with it, so what it binds is what the gate checks): the
+/// word naming the group, lower-cased, and whether it is one of `claimed` (the asset's
+/// name words). `Ok(None)` when the text names no group, `Err` when it names several
+/// and none is bound to the number.
+pub(crate) fn group_of(
+    t: &Text<'_>,
+    at: usize,
+    claimed: &[String],
+) -> Result<Option<(String, bool)>, ()> {
+    let others: Vec<String> = COMPARATORS
+        .iter()
+        .map(|s| s.to_string())
+        .filter(|w| !claimed.contains(w))
+        .collect();
+    let ms = mentions(t, claimed, &others);
+    bind_arm(t, at, &ms).map(|m| m.map(|m| (group_word(&m.word), m.claimed)))
+}
+
+/// The groups a text names, in order, each once: (word, whether it is one of `claimed`).
+pub(crate) fn groups_named(t: &Text<'_>, claimed: &[String]) -> Vec<(String, bool)> {
+    let others: Vec<String> = COMPARATORS
+        .iter()
+        .map(|s| s.to_string())
+        .filter(|w| !claimed.contains(w))
+        .collect();
+    let mut out: Vec<(String, bool)> = Vec::new();
+    for m in mentions(t, claimed, &others) {
+        let g = (group_word(&m.word), m.claimed);
+        if !out.contains(&g) {
+            out.push(g);
+        }
+    }
+    out
+}
+
+/// Whether tokens `r` of `t` name a subgroup outright (a stratum, a subset…).
+pub(crate) fn names_subgroup(t: &Text<'_>, r: std::ops::Range<usize>) -> bool {
+    r.filter_map(|i| t.word(i))
+        .any(|w| STRONG_SUBGROUP.contains(&w))
+}
+
+fn group_word(w: &str) -> String {
+    let w = w.to_lowercase();
+    if w == "pbo" { "placebo".into() } else { w }
+}
+
+/// The endpoint concepts the number at `at` is bound to, with where each is named: those
+/// of its clause and of the clause around its parenthesis, leaving out an aside that
+/// opens after the number ("67% in the chemotherapy group (hazard ratio for death, 0.54)"
+/// is no value of death); else the nearest named before it in the sentence.
+pub(crate) fn concepts_of<'e>(
+    t: &Text<'_>,
+    at: usize,
+    ep: &'e super::tables::Lexicon,
+) -> Vec<(usize, &'e str)> {
+    let depth = t.tokens[at].depth;
+    let mut bound: Vec<(usize, &str)> = union(t.clause(at), outer(t, at))
+        .iter()
+        .flat_map(|r| ep.all(t, r.clone()))
+        .filter(|(i, _)| !(*i > at && t.tokens[*i].depth > depth))
+        .collect();
+    if bound.is_empty() {
+        bound.extend(ep.all(t, 0..at).last().copied());
+    }
+    bound
 }

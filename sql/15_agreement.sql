@@ -1,0 +1,50 @@
+-- 15_agreement: what "the same value" means, as value_key.
+-- Inputs:  claim_cells (10).
+-- Output:  table candidates: run_id, asset_id, claim_id, value, unit, family, source_id,
+--          cutoff_date, value_key, family_rank, cell_id. Materialized once: 20 reads it
+--          three times.
+-- Intent:  value_key is the value itself, except for names (10 folds their case,
+--          punctuation and company form) and numbers stated at another precision.
+--          Numbers agree at the precision they are stated: a value stated with fewer
+--          decimals (a paper's 9.2) is the same value as a finer one of the same cell and
+--          unit that lies within half a unit of its last digit (a posted 9.23), and takes
+--          the finest such value's key; when finer values that agree with it disagree
+--          among themselves (9.2 against 9.17 and 9.23), it keeps its own key and
+--          competes. 9.2 and 9.3 are two values, and so are 9.23 and 9.24.
+CREATE TABLE candidates AS
+WITH numbers AS (
+    SELECT DISTINCT cell_id, unit, value_key,
+           TRY_CAST(value_key AS DOUBLE) AS num,
+           CASE WHEN strpos(value_key, '.') > 0 THEN length(value_key) - strpos(value_key, '.')
+                ELSE 0 END AS decimals
+    FROM claim_cells
+    WHERE numeric_value = 1
+),
+finer AS (
+    SELECT c.cell_id, c.unit, c.value_key AS coarse, f.value_key AS fine, f.decimals
+    FROM numbers c
+    JOIN numbers f
+      ON f.cell_id = c.cell_id AND (f.unit IS NOT DISTINCT FROM c.unit)
+     AND f.decimals > c.decimals
+     AND abs(f.num - c.num) <= 0.5 * power(CAST(10 AS DOUBLE), CAST(-c.decimals AS DOUBLE)) + 1e-9
+),
+finest AS (
+    SELECT cell_id, unit, coarse, MAX(decimals) AS decimals
+    FROM finer
+    GROUP BY cell_id, unit, coarse
+),
+agreed AS (
+    SELECT f.cell_id, f.unit, f.coarse, MIN(f.fine) AS fine, COUNT(DISTINCT f.fine) AS n
+    FROM finer f
+    JOIN finest m
+      ON m.cell_id = f.cell_id AND (m.unit IS NOT DISTINCT FROM f.unit)
+     AND m.coarse = f.coarse AND m.decimals = f.decimals
+    GROUP BY f.cell_id, f.unit, f.coarse
+)
+SELECT k.run_id, k.asset_id, k.claim_id, k.value, k.unit, k.family, k.source_id,
+       k.cutoff_date,
+       CASE WHEN g.n = 1 THEN g.fine ELSE k.value_key END AS value_key,
+       k.family_rank, k.cell_id
+FROM claim_cells k
+LEFT JOIN agreed g
+  ON g.cell_id = k.cell_id AND (g.unit IS NOT DISTINCT FROM k.unit) AND g.coarse = k.value_key;

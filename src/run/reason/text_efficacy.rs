@@ -1,0 +1,604 @@
+//! Efficacy numbers stated in text: PubMed abstracts, a label's Clinical Studies section
+//! and press pages. A sentence that names an endpoint concept (`jobs/endpoints.csv`) is
+//! read with the entailment gate's own binder: each number with a unit is bound to the
+//! group its clause names, its time point, and the concept nearest to it; a hazard or
+//! odds ratio to the groups it compares and its confidence limits. The trial is the NCT
+//! id the record names, the acronym of one of the asset's posted trials, or the asset's
+//! only trial.
+//!
+//! Where the trial has posted results with exactly one outcome of the same concept, time
+//! point and unit kind, and one group of it names the bound group, the number takes that
+//! posted cell's key (endpoint, population, arm and unit as CT.gov words them): the
+//! paper's and the registry's values then meet in one cell and the precedence rules
+//! decide between them. Otherwise the cell key is written from the concept:
+//! `NCT01245062 PFS` or `NCT09000001 MMR at week 48`, the arm the group's word (the
+//! asset's first name for its own group), the unit the canonical one. A number that
+//! cannot be bound to a group (none named, or several and none in its clause) or to a
+//! trial is claimed with that part blank, and the run-level `binding` check drops it
+//! with the reason; a subgroup's number is not claimed.
+
+use std::collections::BTreeSet;
+
+use super::ctgov::Study;
+use super::{Emit, Input, Key};
+use crate::lake::bundle::Row;
+use crate::run::gates::entailment::binder::{Kind, Text, TimePoint, endpoint_time_points};
+use crate::run::gates::entailment::tables::tables;
+use crate::run::gates::entailment::{concepts_of, group_of, groups_named, names_subgroup};
+
+/// The record parts whose sentences are read, per family.
+fn readable(family: &str, locator: &str) -> bool {
+    match family {
+        "pubmed" => locator.contains("/Abstract"),
+        "fda_label" => {
+            locator.starts_with("/clinical_studies")
+                && !locator.starts_with("/clinical_studies_table")
+        }
+        "press" => locator.starts_with("html:"),
+        _ => false,
+    }
+}
+
+enum RoleKind {
+    Lower,
+    Other,
+}
+
+/// What a number of a sentence is.
+#[derive(Clone, Debug, PartialEq)]
+enum Role {
+    /// An arm's value, with its canonical unit.
+    Value(String),
+    /// A ratio between groups (`hazard ratio`).
+    Estimate(String),
+    /// A confidence limit of the estimate at token `of`, with its level in words.
+    Lower(usize, String),
+    Upper(usize, String),
+}
+
+pub fn text_efficacy(input: &Input<'_>, e: &mut Emit<'_>) {
+    let claimed = claimed_words(input);
+    if claimed.is_empty() {
+        return;
+    }
+    for row in input.rows.iter().filter(|r| r.role == "subject") {
+        if !matches!(row.family.as_str(), "pubmed" | "fda_label" | "press") {
+            continue;
+        }
+        let trials = trials_named(row);
+        for (loc, _, text) in &row.fields {
+            if !readable(&row.family, loc) {
+                continue;
+            }
+            for s in sentences(text) {
+                read_sentence(input, e, row, loc, s, &trials, &claimed);
+            }
+        }
+    }
+}
+
+/// The asset's name words, as the gate reads a claimed arm.
+fn claimed_words(input: &Input<'_>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for n in &input.asset.names {
+        for w in n.split(|c: char| !c.is_alphanumeric()) {
+            let w = w.to_lowercase();
+            if w.len() >= 4 && !w.chars().all(|c| c.is_ascii_digit()) && !out.contains(&w) {
+                out.push(w);
+            }
+        }
+    }
+    out
+}
+
+/// The NCT ids a record names anywhere, each once.
+fn trials_named(row: &Row) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for (_, _, text) in &row.fields {
+        out.extend(nct_ids(text));
+    }
+    out
+}
+
+fn nct_ids(text: &str) -> Vec<String> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(k) = text[i..].find("NCT") {
+        let at = i + k;
+        let digits = &b[at + 3..(at + 11).min(b.len())];
+        if digits.len() == 8
+            && digits.iter().all(u8::is_ascii_digit)
+            && !b.get(at + 11).is_some_and(u8::is_ascii_digit)
+            && (at == 0 || !b[at - 1].is_ascii_alphanumeric())
+        {
+            out.push(text[at..at + 11].to_string());
+        }
+        i = at + 3;
+    }
+    out
+}
+
+/// The sentences of a text, as exact slices: a break at `. `, `? ` or `! ` before an
+/// upper-case letter or a digit, never after an abbreviation such as `vs.`.
+fn sentences(text: &str) -> Vec<&str> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < b.len() {
+        let end = matches!(b[i], b'.' | b'?' | b'!')
+            && b.get(i + 1) == Some(&b' ')
+            && b.get(i + 2).is_some_and(|c| c.is_ascii_uppercase());
+        if end {
+            let word = text[..i]
+                .split(|c: char| !c.is_alphanumeric())
+                .next_back()
+                .unwrap_or("");
+            if !matches!(
+                word,
+                "vs" | "al" | "approx" | "Fig" | "No" | "Dr" | "e.g" | "i.e"
+            ) {
+                out.push(text[start..=i].trim());
+                start = i + 2;
+            }
+        }
+        i += 1;
+    }
+    if start < text.len() {
+        out.push(text[start..].trim());
+    }
+    out.retain(|s| !s.is_empty());
+    out
+}
+
+/// The trial a sentence speaks of: an NCT id in the sentence, else the record's only one,
+/// else the acronym of one of the asset's posted trials in the sentence or record, else
+/// the asset's only trial (from the portfolio, or its only CT.gov record).
+fn trial_of(
+    input: &Input<'_>,
+    sentence: &str,
+    record: &BTreeSet<String>,
+    row: &Row,
+) -> Option<String> {
+    let own = nct_ids(sentence);
+    if let [one] = &own[..] {
+        return Some(one.clone());
+    }
+    if !own.is_empty() {
+        return None;
+    }
+    if record.len() == 1 {
+        return record.iter().next().cloned();
+    }
+    if record.len() > 1 {
+        return None;
+    }
+    let acronyms: Vec<(String, String)> = input
+        .studies()
+        .filter_map(|(r, s)| acronym(r).map(|a| (a, s.nct.clone())))
+        .collect();
+    let hits: BTreeSet<&String> = acronyms
+        .iter()
+        .filter(|(a, _)| {
+            super::mentions(sentence, a) || row.fields.iter().any(|(_, _, t)| super::mentions(t, a))
+        })
+        .map(|(_, n)| n)
+        .collect();
+    if hits.len() == 1 {
+        return hits.into_iter().next().cloned();
+    }
+    let mut known: BTreeSet<String> = input.asset.trials.iter().cloned().collect();
+    known.extend(input.studies().map(|(_, s)| s.nct.clone()));
+    (known.len() == 1)
+        .then(|| known.into_iter().next())
+        .flatten()
+}
+
+/// A study's acronym: its own field, else a closing parenthesis of its brief title that
+/// reads like one (`(ZENITH-1)`).
+fn acronym(row: &Row) -> Option<String> {
+    let field = |suffix: &str| {
+        row.fields
+            .iter()
+            .find(|(l, _, _)| l.ends_with(suffix))
+            .map(|(_, _, t)| t.trim().to_string())
+    };
+    if let Some(a) = field("/identificationModule/acronym").or_else(|| field("/acronym[1]")) {
+        return (!a.is_empty()).then_some(a);
+    }
+    let title = field("/identificationModule/briefTitle").or_else(|| field("/brief_title[1]"))?;
+    let inner = title.trim_end().strip_suffix(')')?;
+    let a = &inner[inner.rfind('(')? + 1..];
+    (a.len() >= 3
+        && a.chars().any(|c| c.is_ascii_uppercase())
+        && a.chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-'))
+    .then(|| a.to_string())
+}
+
+/// Whether the symbol or word at `i` is `s`.
+fn is(t: &Text<'_>, i: usize, s: &str) -> bool {
+    t.tokens
+        .get(i)
+        .is_some_and(|x| x.lower == s || x.text.eq_ignore_ascii_case(s))
+}
+
+/// What the number at `i` is, if anything this step claims.
+fn role(t: &Text<'_>, i: usize, estimates: &[(usize, String)]) -> Option<Role> {
+    if t.is_time_number(i) {
+        return None;
+    }
+    // a confidence level ("95% CI"), a p-value, a count ("n = 214"), a dose
+    if is(t, i + 1, "%") && (is(t, i + 2, "ci") || is(t, i + 2, "confidence")) {
+        return None;
+    }
+    let before = |k: usize| i.checked_sub(k).map(|j| t.tokens[j].lower.as_str());
+    if matches!(before(1), Some("p" | "n"))
+        || (matches!(before(1), Some("<" | "=" | "≤" | ">" | "≥"))
+            && matches!(before(2), Some("p" | "n")))
+    {
+        return None;
+    }
+    for (k, kind) in estimates.iter().rev() {
+        if *k == i {
+            return Some(Role::Estimate(kind.clone()));
+        }
+        if *k < i
+            && let Some((lower, upper, level)) = limits(t, *k)
+        {
+            if lower == i {
+                return Some(Role::Lower(*k, level));
+            }
+            if upper == i {
+                return Some(Role::Upper(*k, level));
+            }
+        }
+    }
+    let unit = t.unit_after(i, &tables().units)?;
+    if matches!(unit, "mg" | "mcg" | "g" | "mg/kg" | "ml") {
+        return None;
+    }
+    Some(Role::Value(unit.to_string()))
+}
+
+/// The ratios a sentence states: the first number after `hazard ratio`, `odds ratio`,
+/// `HR`…, with no other number between.
+fn estimates(t: &Text<'_>) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for i in 0..t.tokens.len() {
+        let kind = match t.tokens[i].lower.as_str() {
+            "ratio" => match i.checked_sub(1).and_then(|k| t.word(k)) {
+                Some(w @ ("hazard" | "odds" | "rate" | "risk")) => format!("{w} ratio"),
+                _ => continue,
+            },
+            "hr" => "hazard ratio".to_string(),
+            "or" if t.tokens[i].text == "OR" => "odds ratio".to_string(),
+            _ => continue,
+        };
+        if let Some(k) = (i + 1..t.tokens.len()).find(|&k| t.tokens[k].kind == Kind::Number)
+            && !t.is_time_number(k)
+            && k - i <= 16
+        {
+            out.push((k, kind));
+        }
+    }
+    out
+}
+
+/// The confidence limits after the estimate at `k`: the two numbers after `CI` or
+/// `confidence interval`, joined by `to`, `-` or `,`, and the level before it.
+fn limits(t: &Text<'_>, k: usize) -> Option<(usize, usize, String)> {
+    let end = (k + 14).min(t.tokens.len());
+    let ci = (k + 1..end).find(|&j| is(t, j, "ci") || is(t, j, "interval"))?;
+    let level = (k + 1..ci)
+        .rev()
+        .find(|&j| t.tokens[j].kind == Kind::Number && is(t, j + 1, "%"))
+        .map(|j| format!("{}% CI", t.tokens[j].lower))
+        .unwrap_or_else(|| "CI (level not stated)".to_string());
+    let nums: Vec<usize> = (ci + 1..(ci + 10).min(t.tokens.len()))
+        .filter(|&j| t.tokens[j].kind == Kind::Number)
+        .take(2)
+        .collect();
+    let [lo, hi] = nums[..] else { return None };
+    let joined =
+        (lo + 1..hi).all(|j| matches!(t.tokens[j].lower.as_str(), "to" | "-" | "–" | "," | "—"));
+    joined.then_some((lo, hi, level))
+}
+
+/// The endpoint concept of the number at `i`, as the gate binds it: of those bound, the
+/// nearest named before it, else the first after it.
+fn concept_of(t: &Text<'_>, i: usize) -> Option<&'static str> {
+    let bound = concepts_of(t, i, &tables().endpoints);
+    bound
+        .iter()
+        .rev()
+        .find(|(k, _)| *k < i)
+        .or_else(|| bound.first())
+        .map(|(_, c)| *c)
+}
+
+/// The time point of the number at `i`: one in its own clause, else the sentence's only
+/// one (an estimate takes only its own clause's: "hazard ratio for death" after "at 6
+/// months, the rate…" is not a 6-month figure).
+fn time_of(t: &Text<'_>, i: usize, own_only: bool) -> Option<TimePoint> {
+    let own = t.time_points(t.clause(i));
+    if let Some((_, tp)) = own.first() {
+        return Some(*tp);
+    }
+    if own_only {
+        return None;
+    }
+    let all = t.time_points(0..t.tokens.len());
+    let first = all.first()?.1;
+    all.iter().all(|(_, x)| x.same(first)).then_some(first)
+}
+
+/// A time point in words, in the unit it is usually stated in.
+fn time_words(tp: TimePoint) -> String {
+    let d = tp.days;
+    let whole = |x: f64| (x - x.round()).abs() < 0.02;
+    if d >= 365.0 && whole(d / 365.25) {
+        format!("month {}", (d / 30.4375).round())
+    } else if whole(d / 7.0) {
+        format!("week {}", (d / 7.0).round())
+    } else if whole(d / 30.44) {
+        format!("month {}", (d / 30.44).round())
+    } else {
+        format!("day {}", d.round())
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn read_sentence(
+    input: &Input<'_>,
+    e: &mut Emit<'_>,
+    row: &Row,
+    loc: &str,
+    s: &str,
+    record_trials: &BTreeSet<String>,
+    claimed: &[String],
+) {
+    let t = Text::new(s);
+    let concepts = tables().endpoints.all(&t, 0..t.tokens.len());
+    if concepts.is_empty() {
+        return;
+    }
+    let est = estimates(&t);
+    let groups = groups_named(&t, claimed);
+    let mut trial: Option<Option<String>> = None;
+    let own_name = input
+        .asset
+        .names
+        .first()
+        .map(|n| n.to_lowercase())
+        .unwrap_or_default();
+    for i in 0..t.tokens.len() {
+        if t.tokens[i].kind != Kind::Number {
+            continue;
+        }
+        let Some(role) = role(&t, i, &est) else {
+            continue;
+        };
+        let role_kind = match role {
+            Role::Lower(..) => RoleKind::Lower,
+            _ => RoleKind::Other,
+        };
+        let value = t.tokens[i].text;
+        let Some(concept) = concept_of(&t, i) else {
+            continue;
+        };
+        // a subgroup's value is not claimed for the trial's population
+        if names_subgroup(&t, t.clause(i)) {
+            continue;
+        }
+        let trial = trial
+            .get_or_insert_with(|| trial_of(input, s, record_trials, row))
+            .clone()
+            .unwrap_or_default();
+        match role {
+            Role::Value(unit) => {
+                // an unbound number is claimed with no arm, and the run-level binding
+                // check drops it with the reason
+                let (word, mine) = group_of(&t, i, claimed).ok().flatten().unwrap_or_default();
+                let tp = time_of(&t, i, false);
+                let arm = if mine { own_name.clone() } else { word.clone() };
+                let posted = (!word.is_empty() && !trial.is_empty())
+                    .then(|| posted_cell(input, &trial, concept, tp, &unit, mine, &word, claimed))
+                    .flatten();
+                let (key, unit) = posted.unwrap_or_else(|| {
+                    let mut endpoint = format!("{trial} {concept}");
+                    if let Some(tp) = tp {
+                        endpoint.push_str(" at ");
+                        endpoint.push_str(&time_words(tp));
+                    }
+                    (
+                        Key {
+                            endpoint,
+                            population: String::new(),
+                            arm,
+                        },
+                        unit,
+                    )
+                });
+                e.fact("efficacy.value", &key, value, &unit, row, s, loc);
+            }
+            Role::Estimate(kind) => {
+                let arm = compared(&groups, &own_name).unwrap_or_default();
+                let key = estimate_key(&trial, concept, time_of(&t, i, true), arm);
+                e.fact("efficacy.effect_estimate", &key, value, &kind, row, s, loc);
+            }
+            Role::Lower(k, level) | Role::Upper(k, level) => {
+                let arm = compared(&groups, &own_name).unwrap_or_default();
+                let field = if matches!(role_kind, RoleKind::Lower) {
+                    "efficacy.estimate_ci_lower"
+                } else {
+                    "efficacy.estimate_ci_upper"
+                };
+                let kconcept = concept_of(&t, k).unwrap_or(concept);
+                let key = estimate_key(&trial, kconcept, time_of(&t, k, true), arm);
+                e.fact(field, &key, value, &level, row, s, loc);
+            }
+        }
+    }
+}
+
+/// The arm key of a ratio: the asset's group against the other group the sentence names.
+fn compared(groups: &[(String, bool)], own: &str) -> Option<String> {
+    let other = groups.iter().find(|(_, mine)| !mine)?;
+    groups
+        .iter()
+        .any(|(_, mine)| *mine)
+        .then(|| format!("{own} vs {}", other.0))
+}
+
+fn estimate_key(trial: &str, concept: &str, tp: Option<TimePoint>, arm: String) -> Key {
+    let mut endpoint = format!("{trial} {concept}");
+    if let Some(tp) = tp {
+        endpoint.push_str(" at ");
+        endpoint.push_str(&time_words(tp));
+    }
+    Key {
+        endpoint,
+        population: String::new(),
+        arm,
+    }
+}
+
+/// The posted cell a text number belongs to: the one outcome of the trial's latest data
+/// version with the same concept, time point and unit, and its one group that names the
+/// bound group, at the outcome's whole population. Its key and unit as CT.gov states them.
+#[allow(clippy::too_many_arguments)]
+fn posted_cell(
+    input: &Input<'_>,
+    trial: &str,
+    concept: &str,
+    tp: Option<TimePoint>,
+    unit: &str,
+    mine: bool,
+    word: &str,
+    claimed: &[String],
+) -> Option<(Key, String)> {
+    // the latest data version of the trial names the cell (an older version's outcome may
+    // be worded otherwise; the precedence rules then weigh the versions' values)
+    let latest = input
+        .studies()
+        .filter(|(_, s)| s.nct == trial)
+        .map(|(r, _)| r.cutoff_date.clone())
+        .max()?;
+    let studies: Vec<&Study> = input
+        .studies()
+        .filter(|(r, s)| s.nct == trial && r.cutoff_date == latest)
+        .map(|(_, s)| s)
+        .collect();
+    let mut found: Vec<(Key, String)> = Vec::new();
+    for s in studies {
+        for o in &s.outcomes {
+            let title = Text::new(&o.endpoint);
+            let cs = tables().endpoints.all(&title, 0..title.tokens.len());
+            if !cs.iter().any(|(_, c)| *c == concept) {
+                continue;
+            }
+            if tables().units.canonical(&o.unit) != Some(unit) {
+                continue;
+            }
+            let tps = endpoint_time_points(&o.endpoint);
+            let time_ok = match tp {
+                Some(tp) => tps.iter().any(|x| x.same(tp)),
+                None => unit != "%" || tps.is_empty(),
+            };
+            if !time_ok {
+                continue;
+            }
+            let groups: Vec<&String> = o
+                .groups
+                .iter()
+                .filter(|(gid, title)| {
+                    let ws: Vec<String> = title
+                        .split(|c: char| !c.is_alphanumeric())
+                        .map(str::to_lowercase)
+                        .collect();
+                    let names = if mine {
+                        claimed.iter().any(|c| ws.contains(c))
+                    } else {
+                        ws.iter().any(|w| w == word) && !claimed.iter().any(|c| ws.contains(c))
+                    };
+                    names
+                        && o.measurements.iter().any(|m| {
+                            &m.group == *gid && m.population.is_empty() && m.value.is_some()
+                        })
+                })
+                .map(|(_, title)| title)
+                .collect();
+            if let [g] = groups[..] {
+                let key = Key {
+                    endpoint: o.endpoint.clone(),
+                    population: String::new(),
+                    arm: g.clone(),
+                };
+                if !found.iter().any(|(k, _)| *k == key) {
+                    found.push((key, o.unit.clone()));
+                }
+            }
+        }
+    }
+    (found.len() == 1).then(|| found.pop()).flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sentences_are_cut_at_full_stops_not_decimals_or_abbreviations() {
+        let t = "Median PFS was 4.8 months vs. 1.5 months. At 6 months, OS was 81%. Age ≥. End";
+        assert_eq!(
+            sentences(t),
+            [
+                "Median PFS was 4.8 months vs. 1.5 months.",
+                "At 6 months, OS was 81%.",
+                "Age ≥.",
+                "End"
+            ]
+        );
+    }
+
+    #[test]
+    fn nct_ids_are_whole() {
+        assert_eq!(
+            nct_ids("(NCT01245062.); xNCT012450621 NCT0124"),
+            ["NCT01245062"]
+        );
+    }
+
+    #[test]
+    fn ratios_and_their_limits_are_found() {
+        let s = "Median progression-free survival was 4.8 months in the trametinib group and 1.5 months in the chemotherapy group (hazard ratio for disease progression or death in the trametinib group, 0.45; 95% confidence interval [CI], 0.33 to 0.63; P<0.001).";
+        let t = Text::new(s);
+        let est = estimates(&t);
+        assert_eq!(est.len(), 1);
+        assert_eq!(t.tokens[est[0].0].text, "0.45");
+        let (lo, hi, level) = limits(&t, est[0].0).unwrap();
+        assert_eq!((t.tokens[lo].text, t.tokens[hi].text), ("0.33", "0.63"));
+        assert_eq!(level, "95% CI");
+        let roles: Vec<(&str, Role)> = (0..t.tokens.len())
+            .filter(|&i| t.tokens[i].kind == Kind::Number)
+            .filter_map(|i| role(&t, i, &est).map(|r| (t.tokens[i].text, r)))
+            .collect();
+        let names: Vec<&str> = roles.iter().map(|r| r.0).collect();
+        assert_eq!(
+            names,
+            ["4.8", "1.5", "0.45", "0.33", "0.63"],
+            "95 and 0.001 are not values"
+        );
+        assert_eq!(roles[0].1, Role::Value("months".into()));
+    }
+
+    #[test]
+    fn time_points_are_words_in_their_usual_unit() {
+        assert_eq!(time_words(TimePoint { days: 48.0 * 7.0 }), "week 48");
+        assert_eq!(time_words(TimePoint { days: 6.0 * 30.44 }), "month 6");
+        assert_eq!(time_words(TimePoint { days: 2.0 * 365.25 }), "month 24");
+        assert_eq!(time_words(TimePoint { days: 29.0 }), "day 29");
+    }
+}

@@ -1,0 +1,315 @@
+//! Numbers stated in text (abstracts, a label's clinical studies, press pages) reach the
+//! efficacy cells and meet posted results there: the real METRIC abstract fills
+//! trametinib's cells; in the fixtures, a paper, a label and a press page agree and
+//! disagree with CT.gov, and the `conflicts` table holds exactly the rows the rules call
+//! for.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+mod common;
+use common::*;
+
+fn cells_of(lake: &std::path::Path, asset: &str) -> Vec<Value> {
+    sql_json(
+        lake,
+        &format!(
+            "SELECT field, endpoint, population, arm, value, unit, status, family, detail, quote, cutoff_date \
+             FROM profile_cells WHERE asset_id = '{asset}' AND section = 'efficacy' AND status IN ('value', 'conflicting')"
+        ),
+    )
+}
+
+#[test]
+fn the_metric_abstract_fills_trametinib_efficacy_cells() {
+    let Some(real) = real_sources() else { return };
+    let lake = real_snapshot(&real);
+    succeeds(lake.path(), &["run"]);
+    let cells = cells_of(lake.path(), "trametinib");
+    let got: BTreeSet<(String, String, String, String, String)> = cells
+        .iter()
+        .map(|c| {
+            (
+                s(c, "field").to_string(),
+                s(c, "endpoint").to_string(),
+                s(c, "arm").to_string(),
+                s(c, "value").to_string(),
+                s(c, "unit").to_string(),
+            )
+        })
+        .collect();
+    let row = |f: &str, e: &str, a: &str, v: &str, u: &str| {
+        (
+            f.to_string(),
+            e.to_string(),
+            a.to_string(),
+            v.to_string(),
+            u.to_string(),
+        )
+    };
+    let vs = "trametinib vs chemotherapy";
+    let want: BTreeSet<_> = [
+        row(
+            "efficacy.value",
+            "NCT01245062 PFS",
+            "trametinib",
+            "4.8",
+            "months",
+        ),
+        row(
+            "efficacy.value",
+            "NCT01245062 PFS",
+            "chemotherapy",
+            "1.5",
+            "months",
+        ),
+        row(
+            "efficacy.effect_estimate",
+            "NCT01245062 PFS",
+            vs,
+            "0.45",
+            "hazard ratio",
+        ),
+        row(
+            "efficacy.estimate_ci_lower",
+            "NCT01245062 PFS",
+            vs,
+            "0.33",
+            "95% CI",
+        ),
+        row(
+            "efficacy.estimate_ci_upper",
+            "NCT01245062 PFS",
+            vs,
+            "0.63",
+            "95% CI",
+        ),
+        row(
+            "efficacy.value",
+            "NCT01245062 OS at month 6",
+            "trametinib",
+            "81",
+            "%",
+        ),
+        row(
+            "efficacy.value",
+            "NCT01245062 OS at month 6",
+            "chemotherapy",
+            "67",
+            "%",
+        ),
+        row(
+            "efficacy.effect_estimate",
+            "NCT01245062 mortality",
+            vs,
+            "0.54",
+            "hazard ratio",
+        ),
+        row(
+            "efficacy.estimate_ci_lower",
+            "NCT01245062 mortality",
+            vs,
+            "0.32",
+            "95% CI",
+        ),
+        row(
+            "efficacy.estimate_ci_upper",
+            "NCT01245062 mortality",
+            vs,
+            "0.92",
+            "95% CI",
+        ),
+    ]
+    .into();
+    assert_eq!(got, want);
+    for c in &cells {
+        assert_eq!((s(c, "family"), s(c, "status")), ("pubmed", "value"), "{c}");
+        // a paper's date is when it was published, not when its data were cut
+        assert!(c["cutoff_date"].is_null(), "{c}");
+        assert!(s(c, "quote").contains(s(c, "value")), "{c}");
+    }
+    // Humira's label names its studies RA-I to RA-V, never by NCT id: none of its numbers
+    // can be bound to a trial, and each is dropped with that reason.
+    let humira = cells_of(lake.path(), "adalimumab");
+    assert!(
+        humira.iter().all(|c| s(c, "family") != "fda_label"),
+        "{humira:?}"
+    );
+    let dropped = sql_json(
+        lake.path(),
+        "SELECT gate, reason FROM rejections WHERE asset_id = 'adalimumab' AND field = 'efficacy.value'",
+    );
+    assert!(!dropped.is_empty());
+    assert!(
+        dropped
+            .iter()
+            .all(|r| ["binding", "entailment"].contains(&s(r, "gate")))
+    );
+    assert!(
+        dropped
+            .iter()
+            .any(|r| s(r, "reason").contains("must name its trial")),
+        "{dropped:?}"
+    );
+}
+
+#[test]
+fn text_values_meet_posted_ones_and_conflicts_hold_exactly_what_the_rules_call_for() {
+    let lake = fixture_snapshot();
+    succeeds(lake.path(), &["run"]);
+    let ep = "NCT09000001 Primary: Major Molecular Response (MMR) Rate at Week 48 [Week 48]";
+    // Every family's numbers land in the posted cell of the same trial, endpoint, time
+    // point and arm: CT.gov (two copies), the paper, the label (twice) and the press page.
+    let claims = sql_json(
+        lake.path(),
+        &format!(
+            "SELECT arm, value, split_part(source_id, ':', 1) AS family FROM claims \
+             WHERE asset_id = 'zelnorib' AND field = 'efficacy.value' AND endpoint = '{ep}' AND accepted"
+        ),
+    );
+    let families: BTreeSet<&str> = claims.iter().map(|c| s(c, "family")).collect();
+    assert_eq!(
+        families,
+        ["ctgov", "fda_label", "press", "pubmed"].into(),
+        "{claims:?}"
+    );
+    let zel: Vec<(&str, &str)> = claims
+        .iter()
+        .filter(|c| s(c, "arm") == "Zelnorib")
+        .map(|c| (s(c, "value"), s(c, "family")))
+        .collect();
+    assert_eq!(zel.len(), 6, "{zel:?}");
+
+    // The cells: zelnorib's 67.5 is stated by five claims and beats the label's 66.1 on
+    // the later cutoff; imatinib's two posted copies still disagree at one cutoff, and the
+    // label's 49 agrees with the posted 49.0 at the label's precision.
+    let cells = cells_of(lake.path(), "zelnorib");
+    let mmr: Vec<(&str, &str, &str, &str)> = cells
+        .iter()
+        .filter(|c| s(c, "field") == "efficacy.value" && s(c, "endpoint") == ep)
+        .map(|c| (s(c, "arm"), s(c, "value"), s(c, "status"), s(c, "family")))
+        .collect();
+    let mmr: BTreeSet<_> = mmr.into_iter().collect();
+    assert_eq!(
+        mmr,
+        [
+            ("Imatinib", "48.1", "conflicting", "ctgov"),
+            ("Imatinib", "49.0", "conflicting", "ctgov"),
+            ("Zelnorib", "67.5", "value", "ctgov"),
+        ]
+        .into()
+    );
+    let zel_cell = cells
+        .iter()
+        .find(|c| s(c, "arm") == "Zelnorib" && s(c, "endpoint") == ep)
+        .unwrap();
+    assert!(
+        s(zel_cell, "detail").contains("5 claims agree"),
+        "{zel_cell}"
+    );
+
+    let conflicts = sql_json(
+        lake.path(),
+        "SELECT asset_id, field, arm, winner_value, winner_family, other_value, other_family, resolution FROM conflicts",
+    );
+    let got: BTreeSet<Vec<String>> = conflicts
+        .iter()
+        .map(|c| {
+            [
+                "asset_id",
+                "field",
+                "arm",
+                "winner_value",
+                "winner_family",
+                "other_value",
+                "other_family",
+                "resolution",
+            ]
+            .iter()
+            .map(|k| s(c, k).to_string())
+            .collect()
+        })
+        .collect();
+    let row = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<String>>();
+    let want: BTreeSet<Vec<String>> = [
+        // a real cross-family conflict: the label's central review against the registry
+        row(&[
+            "zelnorib",
+            "efficacy.value",
+            "Zelnorib",
+            "67.5",
+            "ctgov",
+            "66.1",
+            "fda_label",
+            "later_cutoff",
+        ]),
+        // and one the rules cannot decide: two copies of the study at one cutoff
+        row(&[
+            "zelnorib",
+            "efficacy.value",
+            "Imatinib",
+            "48.1",
+            "ctgov",
+            "49.0",
+            "ctgov",
+            "unresolved",
+        ]),
+    ]
+    .into();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn a_text_number_that_disagrees_at_its_precision_competes_and_one_that_agrees_does_not() {
+    let lake = fixture_snapshot();
+    // the press page rounds zelnorib's rate: 68% agrees with the posted 67.5 at its
+    // precision; 69% would not
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    for (stated, agrees) in [("68%", true), ("69%", false)] {
+        let work = tempfile::tempdir().unwrap();
+        copy_dir(&fixtures, work.path());
+        let press = work
+            .path()
+            .join("import/press/halcyon-2026-03-02-zelnorib.html");
+        let html = std::fs::read_to_string(&press).unwrap();
+        assert!(html.contains("67.5% of patients on zelnorib"));
+        std::fs::write(
+            &press,
+            html.replace(
+                "67.5% of patients on zelnorib",
+                &format!("{stated} of patients on zelnorib"),
+            ),
+        )
+        .unwrap();
+        let lake = tempfile::tempdir().unwrap();
+        snapshot(
+            lake.path(),
+            &work.path().join("portfolio.toml"),
+            &work.path().join("import"),
+        );
+        succeeds(lake.path(), &["run"]);
+        let rows = sql_json(
+            lake.path(),
+            "SELECT other_value, other_family, resolution FROM conflicts WHERE arm = 'Zelnorib'",
+        );
+        let press_rows: Vec<&Value> = rows
+            .iter()
+            .filter(|r| s(r, "other_family") == "press")
+            .collect();
+        if agrees {
+            assert!(press_rows.is_empty(), "{rows:?}");
+        } else {
+            // the press page has no data cutoff: the registry outranks it
+            assert_eq!(press_rows.len(), 1, "{rows:?}");
+            assert_eq!(
+                (
+                    s(press_rows[0], "other_value"),
+                    s(press_rows[0], "resolution")
+                ),
+                (&stated[..2], "family_rank")
+            );
+        }
+    }
+    drop(lake);
+}
