@@ -202,7 +202,9 @@ fn text_values_meet_posted_ones_and_conflicts_hold_exactly_what_the_rules_call_f
     );
     let zel_cell = cells
         .iter()
-        .find(|c| s(c, "arm") == "Zelnorib" && s(c, "endpoint") == ep)
+        .find(|c| {
+            s(c, "field") == "efficacy.value" && s(c, "arm") == "Zelnorib" && s(c, "endpoint") == ep
+        })
         .unwrap();
     assert!(
         s(zel_cell, "detail").contains("5 claims agree"),

@@ -177,10 +177,16 @@ fn outcome(endpoint: &str, cells: &[&Cell]) -> Outcome {
         });
     }
     let mut keys: Vec<(String, String)> = Vec::new();
+    // a posted analysis is keyed `analysis N`; a ratio read from text has no such key,
+    // only its estimate's fields
     for c in cells.iter().filter(|c| {
         c.population
             .as_deref()
             .is_some_and(|p| p.starts_with("analysis "))
+            || matches!(
+                c.field.as_str(),
+                "efficacy.effect_estimate" | "efficacy.estimate_ci_lower" | "efficacy.estimate_ci_upper"
+            )
     }) {
         let k = (
             c.population.clone().unwrap_or_default(),

@@ -58,7 +58,11 @@ enum Role {
 
 pub fn text_efficacy(input: &Input<'_>, e: &mut Emit<'_>) {
     let claimed = claimed_words(input);
-    if claimed.is_empty() {
+    // On a night CT.gov could not be fetched, the posted cells a text number belongs in
+    // are unknown: the efficacy fields stay `fetch_failed` rather than filling other cells.
+    let ctgov_failed = input.families.get(&crate::domain::Family::Ctgov)
+        == Some(&crate::domain::FamilyStatus::FetchFailed);
+    if claimed.is_empty() || ctgov_failed {
         return;
     }
     for row in input.rows.iter().filter(|r| r.role == "subject") {
