@@ -941,8 +941,9 @@ fn demo_pages_lead_with_a_header_and_cite_every_source_with_a_date() {
         .map(|e| e.value().attr("id").unwrap().to_string())
         .collect();
     let links: Vec<_> = dom.select(&sel("a.see-conflict")).collect();
-    // the contested cell's two values, each linked to the card
-    assert_eq!(links.len(), 2, "{} see-conflict links", links.len());
+    // the contested cell's two values, and zelnorib's value that won over the label's
+    // central review, each linked to its card
+    assert_eq!(links.len(), 3, "{} see-conflict links", links.len());
     for a in links {
         let target = a.value().attr("href").unwrap().trim_start_matches('#');
         assert!(ids.contains(target), "{target}");

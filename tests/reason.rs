@@ -756,11 +756,7 @@ fn llm_claims_pass_the_same_gates_and_replay_from_the_journal() {
         .collect();
     // at the posted place both the binding check and the entailment gate (its arm rule)
     // see the move; in the press page's text, the gate's text binder does
-    assert_eq!(
-        moved,
-        ["binding", "entailment", "entailment"],
-        "{rej:?}"
-    );
+    assert_eq!(moved, ["binding", "entailment", "entailment"], "{rej:?}");
     assert!(rej.iter().any(|r| s(r, "field") == "llm.malformed"));
 
     // Replay: the endpoint is gone, the journal answers; the tables come out identical.

@@ -185,7 +185,9 @@ fn outcome(endpoint: &str, cells: &[&Cell]) -> Outcome {
             .is_some_and(|p| p.starts_with("analysis "))
             || matches!(
                 c.field.as_str(),
-                "efficacy.effect_estimate" | "efficacy.estimate_ci_lower" | "efficacy.estimate_ci_upper"
+                "efficacy.effect_estimate"
+                    | "efficacy.estimate_ci_lower"
+                    | "efficacy.estimate_ci_upper"
             )
     }) {
         let k = (
