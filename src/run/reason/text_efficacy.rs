@@ -39,11 +39,6 @@ fn readable(family: &str, locator: &str) -> bool {
     }
 }
 
-enum RoleKind {
-    Lower,
-    Other,
-}
-
 /// What a number of a sentence is.
 #[derive(Clone, Debug, PartialEq)]
 enum Role {
@@ -384,9 +379,9 @@ fn read_sentence(
         let Some(role) = role(&t, i, &est) else {
             continue;
         };
-        let role_kind = match role {
-            Role::Lower(..) => RoleKind::Lower,
-            _ => RoleKind::Other,
+        let limit_field = match role {
+            Role::Lower(..) => "efficacy.estimate_ci_lower",
+            _ => "efficacy.estimate_ci_upper",
         };
         let value = t.tokens[i].text;
         let Some(concept) = concept_of(&t, i) else {
@@ -410,38 +405,20 @@ fn read_sentence(
                 let posted = (!word.is_empty() && !trial.is_empty())
                     .then(|| posted_cell(input, &trial, concept, tp, &unit, mine, &word, claimed))
                     .flatten();
-                let (key, unit) = posted.unwrap_or_else(|| {
-                    let mut endpoint = format!("{trial} {concept}");
-                    if let Some(tp) = tp {
-                        endpoint.push_str(" at ");
-                        endpoint.push_str(&time_words(tp));
-                    }
-                    (
-                        Key {
-                            endpoint,
-                            population: String::new(),
-                            arm,
-                        },
-                        unit,
-                    )
-                });
+                let (key, unit) =
+                    posted.unwrap_or_else(|| (concept_key(&trial, concept, tp, arm), unit));
                 e.fact("efficacy.value", &key, value, &unit, row, s, loc);
             }
             Role::Estimate(kind) => {
                 let arm = compared(&groups, &own_name).unwrap_or_default();
-                let key = estimate_key(&trial, concept, time_of(&t, i, true), arm);
+                let key = concept_key(&trial, concept, time_of(&t, i, true), arm);
                 e.fact("efficacy.effect_estimate", &key, value, &kind, row, s, loc);
             }
             Role::Lower(k, level) | Role::Upper(k, level) => {
                 let arm = compared(&groups, &own_name).unwrap_or_default();
-                let field = if matches!(role_kind, RoleKind::Lower) {
-                    "efficacy.estimate_ci_lower"
-                } else {
-                    "efficacy.estimate_ci_upper"
-                };
                 let kconcept = concept_of(&t, k).unwrap_or(concept);
-                let key = estimate_key(&trial, kconcept, time_of(&t, k, true), arm);
-                e.fact(field, &key, value, &level, row, s, loc);
+                let key = concept_key(&trial, kconcept, time_of(&t, k, true), arm);
+                e.fact(limit_field, &key, value, &level, row, s, loc);
             }
         }
     }
@@ -456,7 +433,8 @@ fn compared(groups: &[(String, bool)], own: &str) -> Option<String> {
         .then(|| format!("{own} vs {}", other.0))
 }
 
-fn estimate_key(trial: &str, concept: &str, tp: Option<TimePoint>, arm: String) -> Key {
+/// A cell key written from the concept: `NCT01245062 PFS`, `NCT01245062 OS at month 6`.
+fn concept_key(trial: &str, concept: &str, tp: Option<TimePoint>, arm: String) -> Key {
     let mut endpoint = format!("{trial} {concept}");
     if let Some(tp) = tp {
         endpoint.push_str(" at ");
