@@ -314,17 +314,22 @@ pub async fn load(
         let Some(claims) = by_asset.remove(asset) else {
             continue;
         };
+        page.claims = claims;
         for c in &page.cells {
-            let Some(claim) = c.claim_id.as_ref().and_then(|id| claims.get(id)) else {
+            let Some(claim) = c.claim_id.as_ref().and_then(|id| page.claims.get(id)) else {
                 continue;
             };
             for input in input_ids(claim) {
-                if let Some(src) = claims.get(input).and_then(|i| i.source_id.clone()) {
+                if let Some(src) = page.claims.get(input).and_then(|i| i.source_id.clone()) {
+                    wanted.entry(src).or_default().push(asset.clone());
+                }
+            }
+            for a in agreeing(page, c) {
+                if let Some(src) = a.source_id.clone() {
                     wanted.entry(src).or_default().push(asset.clone());
                 }
             }
         }
-        page.claims = claims;
     }
     if !wanted.is_empty() {
         let df = ctx
@@ -633,6 +638,90 @@ fn conflict_anchors(page: &AssetPage) -> BTreeMap<CellKey, String> {
 }
 
 /// The source a side or input cites, in words: its record title, else its id.
+/// Whether two stated values are one value as the rules read them: the same text, names
+/// equal but for case and punctuation, or numbers that agree at the coarser one's
+/// precision (`49` and `49.0`, `9.2` and `9.23`; `sql/15_agreement.sql`).
+fn same_value(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    let decimal = |x: &str| {
+        let t = x.strip_prefix('-').unwrap_or(x);
+        let (int, frac) = t.split_once('.').unwrap_or((t, ""));
+        let ok = !int.is_empty()
+            && int.bytes().all(|b| b.is_ascii_digit())
+            && frac.bytes().all(|b| b.is_ascii_digit())
+            && !(t.contains('.') && frac.is_empty());
+        ok.then(|| (x.parse::<f64>().ok(), frac.len()))
+            .and_then(|(n, d)| n.map(|n| (n, d)))
+    };
+    match (decimal(a), decimal(b)) {
+        (Some((x, dx)), Some((y, dy))) => {
+            let d = dx.min(dy) as i32;
+            (x - y).abs() <= 0.5 * 10f64.powi(-d) + 1e-9
+        }
+        (None, None) => {
+            let fold = |s: &str| -> String {
+                s.chars()
+                    .filter(|c| c.is_alphanumeric())
+                    .flat_map(char::to_lowercase)
+                    .collect()
+            };
+            fold(a) == fold(b)
+        }
+        _ => false,
+    }
+}
+
+/// The other accepted claims that state a cell's value from a record: the same cell,
+/// another claim, a value the rules count as the same, and not one that is closer to another value the
+/// page shows for that cell (a competing row or a conflict's side).
+fn agreeing<'a>(page: &'a AssetPage, c: &Cell) -> Vec<&'a ClaimRow> {
+    let Some(v) = c.value.as_deref() else {
+        return Vec::new();
+    };
+    let key = |e: &Option<String>, p: &Option<String>, a: &Option<String>| {
+        (
+            e.clone().unwrap_or_default(),
+            p.clone().unwrap_or_default(),
+            a.clone().unwrap_or_default(),
+        )
+    };
+    let mine = key(&c.endpoint, &c.population, &c.arm);
+    let others: Vec<&str> = page
+        .cells
+        .iter()
+        .filter(|o| o.field == c.field && key(&o.endpoint, &o.population, &o.arm) == mine)
+        .filter_map(|o| o.value.as_deref())
+        .chain(
+            page.conflicts
+                .iter()
+                .filter(|x| x.field == c.field && key(&x.endpoint, &x.population, &x.arm) == mine)
+                .flat_map(|x| [x.winner.value.as_deref(), x.other.value.as_deref()])
+                .flatten(),
+        )
+        .filter(|o| *o != v)
+        .collect();
+    page.claims
+        .values()
+        .filter(|x| {
+            x.field == c.field
+                && key(&x.endpoint, &x.population, &x.arm) == mine
+                && Some(&x.claim_id) != c.claim_id.as_ref()
+                && x.source_id.is_some()
+                && x.unit == c.unit
+                && same_value(&x.value, v)
+                && !others
+                    .iter()
+                    .any(|o| *o == x.value || same_value(&x.value, o) && !same_value(o, v))
+        })
+        .collect()
+}
+
+fn family_of(c: &ClaimRow) -> Option<&str> {
+    c.source_id.as_deref().and_then(|s| s.split(':').next())
+}
+
 fn source_name<'a>(title: Option<&'a str>, id: Option<&'a str>) -> &'a str {
     title.or(id).unwrap_or("source")
 }
@@ -836,6 +925,34 @@ fn inputs_html(page: &AssetPage, c: &Cell, rows: &BTreeMap<&str, usize>) -> Mark
     }
 }
 
+/// The other sources that state a cell's value, each with its quote and citation.
+fn agreeing_html(page: &AssetPage, c: &Cell) -> Markup {
+    let also = agreeing(page, c);
+    html! {
+        @if !also.is_empty() {
+            div class="agreeing" {
+                div class="detail" { "Also stated by " (also.len()) " other claim(s):" }
+                @for a in &also {
+                    @let src = a.source_id.as_deref().and_then(|s| page.sources.get(s));
+                    div class="also" data-family=(family_of(a).unwrap_or("")) {
+                        @if Some(a.value.as_str()) != c.value.as_deref() {
+                            span class="value" { (a.value) } " "
+                        }
+                        @if let Some(q) = &a.quote { blockquote class="quote" { (q) } }
+                        (citation_line(
+                            a.url.as_deref(),
+                            source_name(src.and_then(|r| r.title.as_deref()), a.source_id.as_deref()),
+                            family_of(a),
+                            a.cutoff_date.as_deref(),
+                            src.and_then(|r| r.retrieved_at.as_deref()),
+                        ))
+                    }
+                }
+            }
+        }
+    }
+}
+
 fn header_html(h: &present::Header) -> Markup {
     html! {
         section class="header" id="header" {
@@ -950,6 +1067,7 @@ pub fn asset_html(run: &RunRow, asset: &str, page: &AssetPage) -> String {
                                             }
                                             (inputs_html(page, c, &rows))
                                             @if let Some(note) = entailment_note(page, c) { div class="entailment" { (note) } }
+                                            (agreeing_html(page, c))
                                         }
                                     }
                                 }
@@ -1280,6 +1398,23 @@ pub fn asset_md(run: &RunRow, asset: &str, page: &AssetPage) -> String {
             }
             if let Some(note) = entailment_note(page, c) {
                 evidence.push_str(&format!(" · _{}_", md_escape(&note)));
+            }
+            for a in agreeing(page, c) {
+                let src = a.source_id.as_deref().and_then(|s| page.sources.get(s));
+                evidence.push_str(" · also stated: ");
+                if Some(a.value.as_str()) != c.value.as_deref() {
+                    evidence.push_str(&format!("{} ", md_escape(&a.value)));
+                }
+                if let Some(q) = &a.quote {
+                    evidence.push_str(&format!("“{}” ", md_escape(q)));
+                }
+                evidence.push_str(&md_citation(
+                    a.url.as_deref(),
+                    source_name(src.and_then(|r| r.title.as_deref()), a.source_id.as_deref()),
+                    family_of(a),
+                    a.cutoff_date.as_deref(),
+                    src.and_then(|r| r.retrieved_at.as_deref()),
+                ));
             }
             for id in input_ids(claim) {
                 if let Some(i) = page.claims.get(id) {
