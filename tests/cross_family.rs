@@ -377,3 +377,49 @@ fn the_report_cites_every_source_that_states_a_cells_value_beside_it() {
         0
     );
 }
+
+#[test]
+fn a_synthetic_portfolio_gives_exactly_the_planted_cross_family_conflicts() {
+    // dossier-gen's cross-family corpus: each study's primary outcome is also stated by
+    // the asset's paper, label and press page; one of them disagrees by plan
+    let dir = tempfile::tempdir().unwrap();
+    let syn = dir.path().join("syn");
+    let opts = dossier_testkit::synthetic::Options {
+        assets: 48,
+        cross_family: true,
+        ..Default::default()
+    };
+    dossier_testkit::synthetic::write_corpus(&syn, &opts).unwrap();
+    let lake = dir.path().join("lake");
+    snapshot(&lake, &syn.join("portfolio.toml"), &syn.join("import"));
+    succeeds(&lake, &["run", "--all"]);
+    let found: BTreeSet<String> = sql_json(
+        &lake,
+        "SELECT asset_id, arm, winner_family, other_family, resolution FROM conflicts WHERE field = 'efficacy.value'",
+    )
+    .iter()
+    .map(|r| {
+        ["asset_id", "arm", "winner_family", "other_family", "resolution"]
+            .iter()
+            .map(|k| s(r, k))
+            .collect::<Vec<_>>()
+            .join(",")
+    })
+    .collect();
+    let plan = std::fs::read_to_string(syn.join("planted.csv")).unwrap();
+    let planted: BTreeSet<String> = plan.lines().skip(1).map(str::to_string).collect();
+    // every kind of plan is there: a paper and a press page losing on rank, a label
+    // losing on its earlier date and one winning on its later date
+    for kind in [
+        ",pubmed,family_rank",
+        ",press,family_rank",
+        ",fda_label,later_cutoff",
+        "fda_label,ctgov,later_cutoff",
+    ] {
+        assert!(
+            planted.iter().any(|p| p.ends_with(kind)),
+            "{kind}: {planted:?}"
+        );
+    }
+    assert_eq!(found, planted);
+}

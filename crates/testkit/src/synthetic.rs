@@ -18,12 +18,34 @@ pub struct Options {
     /// value: at the same data cutoff for every eighth (an unresolved conflict), a later
     /// one otherwise (resolved by cutoff).
     pub revisions: bool,
+    /// Make each study's primary outcome an objective response rate at week 24 and have
+    /// the asset's paper, label and press page state it, agreeing or disagreeing with the
+    /// posted value by a planted pattern; OUT/planted.csv lists the conflicts the
+    /// precedence rules must find (see [`planted`]).
+    pub cross_family: bool,
+}
+
+/// What the cross-family corpus plants for asset `i`, whose study has results or not:
+/// the family that states the primary outcome's drug-arm value otherwise, and the value
+/// it states, or None when every text source agrees with the posted value (the paper
+/// rounds placebo's to its precision, which is agreement, not conflict).
+fn planted(i: usize, has_results: bool) -> Option<&'static str> {
+    if !has_results {
+        return None;
+    }
+    match i % 4 {
+        1 => Some("pubmed"),
+        2 => Some("fda_label"),
+        3 => Some("press"),
+        _ => None,
+    }
 }
 
 /// Writes OUT/portfolio.toml and OUT/import/<family>/... for `opts.assets` assets.
 pub fn write_corpus(out: &Path, opts: &Options) -> anyhow::Result<()> {
     let imp = out.join("import");
     let mut portfolio = String::from("# Synthetic portfolio written by dossier-gen.\n");
+    let mut planted_rows = String::from("asset_id,arm,winner_family,other_family,resolution\n");
     for i in 0..opts.assets {
         let drug = name(i);
         let nct = format!("NCT{:08}", 80_000_000 + i);
@@ -34,7 +56,10 @@ pub fn write_corpus(out: &Path, opts: &Options) -> anyhow::Result<()> {
             9_000_000 + i / 3,
             INDICATIONS[i % 5]
         );
-        let trial = study(i, &nct, &drug);
+        let mut trial = study(i, &nct, &drug);
+        let cross = opts
+            .cross_family
+            .then(|| cross_family(&mut trial, i, &drug));
         write(
             &imp.join(format!("ctgov/{nct}.json")),
             &serde_json::to_vec_pretty(&trial)?,
@@ -52,21 +77,32 @@ pub fn write_corpus(out: &Path, opts: &Options) -> anyhow::Result<()> {
                 &serde_json::to_vec_pretty(&revised)?,
             )?;
         }
+        let mut lbl = label(i, &drug);
+        let mut abstract_text = pubmed(i, &nct, &drug);
+        let mut press_text = format!(
+            "<p>{drug} met its primary endpoint with a {}% response rate.</p>",
+            num(i, 11) % 90
+        )
+        .repeat(20);
+        if let Some(c) = &cross {
+            lbl["results"][0]["effective_time"] = c.label_time.clone().into();
+            let studies = &mut lbl["results"][0]["clinical_studies"][0];
+            *studies = format!("{}{}", studies.as_str().unwrap_or(""), c.label).into();
+            abstract_text =
+                abstract_text.replace("</AbstractText>", &format!("{}</AbstractText>", c.paper));
+            press_text.push_str(&format!("<p>{}</p>", c.press));
+            planted_rows.push_str(&c.planted);
+        }
         write(
             &imp.join(format!("fda_label/{drug}.json")),
-            &serde_json::to_vec_pretty(&label(i, &drug))?,
+            &serde_json::to_vec_pretty(&lbl)?,
         )?;
         write(
             &imp.join(format!("pubmed/{drug}.xml")),
-            pubmed(i, &nct, &drug).as_bytes(),
+            abstract_text.as_bytes(),
         )?;
         let page = format!(
-            "<html><head><title>{drug} update</title></head><body><h1>{drug} update</h1>{}</body></html>",
-            format!(
-                "<p>{drug} met its primary endpoint with a {}% response rate.</p>",
-                num(i, 11) % 90
-            )
-            .repeat(20)
+            "<html><head><title>{drug} update</title></head><body><h1>{drug} update</h1>{press_text}</body></html>"
         );
         write(&imp.join(format!("press/{drug}.html")), page.as_bytes())?;
         write(
@@ -81,6 +117,9 @@ pub fn write_corpus(out: &Path, opts: &Options) -> anyhow::Result<()> {
         }
     }
     write(&out.join("portfolio.toml"), portfolio.as_bytes())?;
+    if opts.cross_family {
+        write(&out.join("planted.csv"), planted_rows.as_bytes())?;
+    }
     if opts.claims > 0 {
         write(
             &out.join("claims.jsonl"),
@@ -172,6 +211,89 @@ fn study(i: usize, nct: &str, drug: &str) -> serde_json::Value {
         "derivedSection": {"miscInfoModule": {"versionHolder": "2025-11-30"}},
         "hasResults": !i.is_multiple_of(7)
     })
+}
+
+/// The sentences a cross-family asset's paper, label and press page add, and the planted
+/// conflict's row of OUT/planted.csv (empty when none is planted).
+struct Cross {
+    /// The label's effective time (YYYYMMDD).
+    label_time: String,
+    paper: String,
+    label: String,
+    press: String,
+    planted: String,
+}
+
+/// Rewrites the study's primary outcome as an objective response rate at week 24 (one
+/// decimal, as registries post it) and writes what the text sources say of it.
+fn cross_family(trial: &mut serde_json::Value, i: usize, drug: &str) -> Cross {
+    let has_results = trial["hasResults"] == true;
+    let (v, p) = (20 + num(i, 21) % 50, 5 + num(i, 22) % 15);
+    let (vd, pd) = (num(i, 23) % 10, num(i, 24) % 10);
+    let posted = format!("{v}.{vd}");
+    let om = &mut trial["resultsSection"]["outcomeMeasuresModule"]["outcomeMeasures"][0];
+    om["title"] = "Objective Response Rate (ORR) at Week 24".into();
+    om["paramType"] = "NUMBER".into();
+    om["unitOfMeasure"] = "percentage of participants".into();
+    om["timeFrame"] = "Week 24".into();
+    om["classes"][0]["categories"][0]["measurements"][0]["value"] = posted.clone().into();
+    om["classes"][0]["categories"][0]["measurements"][1]["value"] = format!("{p}.{pd}").into();
+    // placebo rounded to the paper's precision: agreement; 4.5 rounds either way, so the
+    // half is kept off it
+    let placebo_rounded = if pd == 5 {
+        format!("{p}.{pd}")
+    } else {
+        format!("{}", if pd > 5 { p + 1 } else { p })
+    };
+    let family = planted(i, has_results);
+    let off = |f: &str, d: u32| {
+        if family == Some(f) {
+            format!("{}.{vd}", v + d as usize)
+        } else {
+            posted.clone()
+        }
+    };
+    let sentence = |value: String, with_placebo: bool| {
+        let mut s = format!("The objective response rate at week 24 was {value}% with {drug}");
+        if with_placebo {
+            s.push_str(&format!(" and {placebo_rounded}% with placebo"));
+        }
+        s.push_str(". ");
+        s
+    };
+    // What the rules must find, from the records' dates: the study's data version is
+    // 2025-11-30; the label's date is its effective time, earlier or later; a paper and a
+    // press page state no cutoff, so family rank decides against them.
+    let study_cutoff = trial["derivedSection"]["miscInfoModule"]["versionHolder"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    // every other planted label is a later revision than the study's data version
+    let label_date = if family == Some("fda_label") && (i / 4) % 2 == 1 {
+        "2025-12-15".to_string()
+    } else {
+        format!("2025-{:02}-{:02}", 1 + i % 12, 1 + i % 28)
+    };
+    let label_first = label_date >= study_cutoff;
+    let best_agreeing = if label_first { "fda_label" } else { "ctgov" };
+    let planted = match family {
+        Some(f @ ("pubmed" | "press")) => {
+            format!("{drug},{drug},{best_agreeing},{f},family_rank\n")
+        }
+        Some("fda_label") if label_date == study_cutoff => {
+            format!("{drug},{drug},fda_label,ctgov,family_rank\n")
+        }
+        Some("fda_label") if label_first => format!("{drug},{drug},fda_label,ctgov,later_cutoff\n"),
+        Some("fda_label") => format!("{drug},{drug},ctgov,fda_label,later_cutoff\n"),
+        _ => String::new(),
+    };
+    Cross {
+        label_time: label_date.replace('-', ""),
+        paper: sentence(off("pubmed", 2), true),
+        label: sentence(off("fda_label", 3), false),
+        press: sentence(off("press", 4), false),
+        planted,
+    }
 }
 
 fn label(i: usize, drug: &str) -> serde_json::Value {

@@ -26,6 +26,11 @@ struct Args {
     /// one otherwise (resolved by cutoff).
     #[arg(long)]
     revisions: bool,
+    /// Make each study's primary outcome an objective response rate that the asset's
+    /// paper, label and press page also state, agreeing or disagreeing by a planted
+    /// pattern; writes OUT/planted.csv, the conflicts the rules must find.
+    #[arg(long)]
+    cross_family: bool,
     /// Serve OUT/import (with OUT/portfolio.toml) on a loopback replay server instead of
     /// writing anything: prints its address, answers until killed (`GET /__stats` gives
     /// the per-API arrival rates and windows).
@@ -61,6 +66,7 @@ fn main() -> anyhow::Result<()> {
         assets: args.assets,
         claims: args.claims,
         revisions: args.revisions,
+        cross_family: args.cross_family,
     };
     synthetic::write_corpus(&args.out, &opts)?;
     eprintln!("wrote {} assets under {}", args.assets, args.out.display());
