@@ -21,7 +21,8 @@
 --          (identity fields and a trial's sponsor), where letter case, punctuation and a
 --          trailing company form (Inc, Ltd, GmbH...) do not make another value:
 --          "HALCYON THERAPEUTICS" and "Halcyon Therapeutics" agree, "Halcyon Biopharma"
---          does not.
+--          does not. A biomarker's spellings ("V600E", "BRAF V600E") are one value: its
+--          cell's endpoint, the biomarker with its cut-off.
 CREATE TABLE claim_cells AS
 WITH cells AS (
     SELECT k.*, ROW_NUMBER() OVER () AS cell_id
@@ -29,7 +30,8 @@ WITH cells AS (
 )
 SELECT a.run_id, a.asset_id, a.claim_id, a.value, a.unit, a.family, a.source_id,
        a.cutoff_date,
-       CASE WHEN a.field LIKE 'identity.%' OR a.field = 'trials.sponsor'
+       CASE WHEN a.field = 'identity.biomarkers' THEN a.endpoint
+            WHEN a.field LIKE 'identity.%' OR a.field = 'trials.sponsor'
             THEN trim(regexp_replace(
                      regexp_replace(lower(a.value), '[^a-z0-9]+', ' ', 'g'),
                      '( (inc|incorporated|corp|corporation|co|company|ltd|limited|llc|plc|gmbh|ag|sa|nv|bv|spa|srl|kk))+ *$',

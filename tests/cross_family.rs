@@ -423,3 +423,83 @@ fn a_synthetic_portfolio_gives_exactly_the_planted_cross_family_conflicts() {
     }
     assert_eq!(found, planted);
 }
+
+#[test]
+fn a_biomarker_population_meets_only_its_own_population() {
+    let work = tempfile::tempdir().unwrap();
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    copy_dir(&fixtures, work.path());
+    let paper = work
+        .path()
+        .join("import/pubmed/efetch_zelnorib_zenith1.xml");
+    let xml = std::fs::read_to_string(&paper).unwrap();
+    let tail = "Grade &#8805;3 rash occurred in 4% of patients.";
+    assert!(xml.contains(tail));
+    std::fs::write(
+        &paper,
+        xml.replace(tail, &format!("{tail} Among patients with PD-L1 expression &#8805;50%, the rate of major molecular response at 48 weeks was 70.2% with zelnorib and 45.1% with imatinib.")),
+    )
+    .unwrap();
+    let lake = tempfile::tempdir().unwrap();
+    snapshot(
+        lake.path(),
+        &work.path().join("portfolio.toml"),
+        &work.path().join("import"),
+    );
+    succeeds(lake.path(), &["run"]);
+    let cells = sql_json(
+        lake.path(),
+        "SELECT endpoint, population, arm, value, status FROM profile_cells WHERE asset_id = 'zelnorib' AND field = 'efficacy.value' AND value IN ('70.2', '45.1') ORDER BY arm",
+    );
+    let got: Vec<(&str, &str, &str, &str)> = cells
+        .iter()
+        .map(|c| {
+            (
+                s(c, "endpoint"),
+                s(c, "population"),
+                s(c, "arm"),
+                s(c, "value"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "NCT09000001 MMR at week 48",
+                "PD-L1 ≥50%",
+                "imatinib",
+                "45.1"
+            ),
+            (
+                "NCT09000001 MMR at week 48",
+                "PD-L1 ≥50%",
+                "zelnorib",
+                "70.2"
+            ),
+        ]
+    );
+    // the whole population's cells and conflicts are as without the sentence
+    let conflicts = sql_json(
+        lake.path(),
+        "SELECT other_value FROM conflicts ORDER BY other_value",
+    );
+    let others: Vec<&str> = conflicts.iter().map(|c| s(c, "other_value")).collect();
+    assert_eq!(others, ["49.0", "66.1"]);
+    // and the biomarker is a cell of its own, quoted
+    let bio = sql_json(
+        lake.path(),
+        "SELECT endpoint, value FROM profile_cells WHERE asset_id = 'zelnorib' AND field = 'identity.biomarkers' ORDER BY endpoint",
+    );
+    let b: Vec<(&str, &str)> = bio
+        .iter()
+        .map(|c| (s(c, "endpoint"), s(c, "value")))
+        .collect();
+    assert_eq!(
+        b,
+        [
+            ("PD-L1 ≥50%", "PD-L1 expression ≥50%"),
+            ("Ph+", "Philadelphia chromosome-positive"),
+        ]
+    );
+}

@@ -97,6 +97,14 @@ pub const FIELDS: &[FieldSpec] = &[
         "the portfolio's indication as a source states it",
     ),
     f(
+        "identity.biomarkers",
+        &[FdaLabel, Ctgov, Pubmed],
+        "endpoint: the biomarker, with its cut-off (BRAF V600E, PD-L1 ≥50%, Ph+)",
+        false,
+        &[],
+        "a biomarker that selects the patients",
+    ),
+    f(
         "identity.icd10_codes",
         &[Icd10],
         "endpoint: ICD-10-CM code",
@@ -168,7 +176,7 @@ pub const FIELDS: &[FieldSpec] = &[
         "endpoint: trial, outcome, time frame; population: class/category; arm: group",
         true,
         &[],
-        "the value of an outcome measure for one arm: posted, or stated in a paper's abstract, a label's clinical studies or a press page (in the posted cell when the trial has posted that endpoint, time point and arm)",
+        "an outcome's value for one arm, posted or stated in text",
     ),
     f(
         "efficacy.analyzed",
@@ -280,7 +288,7 @@ pub const FIELDS: &[FieldSpec] = &[
         "as efficacy.comparison; unit: estimate type (hazard ratio, odds ratio...)",
         true,
         &[],
-        "the posted statistical analysis estimate, in the direction the arm states, or a ratio stated in text (`NCT… PFS`, arm `asset vs comparator`)",
+        "the posted or stated estimate, in the direction the arm states",
     ),
     f(
         "efficacy.estimate_ci_lower",

@@ -11,6 +11,7 @@ use crate::domain::{Claim, Label};
 use crate::domain::{Family, FamilyStatus};
 use crate::lake::bundle::Row;
 
+pub(crate) mod biomarkers;
 pub mod ctgov;
 mod direction;
 mod label;
@@ -262,6 +263,7 @@ pub type Step = fn(&Input<'_>, &mut Emit<'_>);
 pub const STEPS: &[(&str, Step)] = &[
     ("resolve-indication", sources::indication),
     ("identity", sources::identity),
+    ("biomarkers", biomarkers::biomarkers),
     ("regulatory", sources::regulatory),
     ("trials", ctgov::trials),
     ("efficacy", ctgov::efficacy),

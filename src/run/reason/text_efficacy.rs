@@ -120,7 +120,7 @@ fn nct_ids(text: &str) -> Vec<String> {
 
 /// The sentences of a text, as exact slices: a break at `. `, `? ` or `! ` before an
 /// upper-case letter or a digit, never after an abbreviation such as `vs.`.
-fn sentences(text: &str) -> Vec<&str> {
+pub(super) fn sentences(text: &str) -> Vec<&str> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut start = 0;
@@ -233,6 +233,7 @@ fn role(t: &Text<'_>, i: usize, estimates: &[(usize, String)]) -> Option<Role> {
         return None;
     }
     let before = |k: usize| i.checked_sub(k).map(|j| t.tokens[j].lower.as_str());
+
     if matches!(before(1), Some("p" | "n"))
         || (matches!(before(1), Some("<" | "=" | "≤" | ">" | "≥"))
             && matches!(before(2), Some("p" | "n")))
@@ -253,6 +254,10 @@ fn role(t: &Text<'_>, i: usize, estimates: &[(usize, String)]) -> Option<Role> {
                 return Some(Role::Upper(*k, level));
             }
         }
+    }
+    // a threshold ("PD-L1 ≥50%", "HbA1c < 7%") selects patients; it is no arm's result
+    if matches!(before(1), Some("≥" | "≤" | ">" | "<")) {
+        return None;
     }
     let unit = t.unit_after(i, &tables().units)?;
     if matches!(unit, "mg" | "mcg" | "g" | "mg/kg" | "ml") {
@@ -402,11 +407,17 @@ fn read_sentence(
                 let (word, mine) = group_of(&t, i, claimed).ok().flatten().unwrap_or_default();
                 let tp = time_of(&t, i, false);
                 let arm = if mine { own_name.clone() } else { word.clone() };
-                let posted = (!word.is_empty() && !trial.is_empty())
+                // a biomarker population meets only the same population; a posted cell
+                // of the whole population is not it
+                let population = biomarker_population(&t, s, i);
+                let posted = (!word.is_empty() && !trial.is_empty() && population.is_empty())
                     .then(|| posted_cell(input, &trial, concept, tp, &unit, mine, &word, claimed))
                     .flatten();
-                let (key, unit) =
-                    posted.unwrap_or_else(|| (concept_key(&trial, concept, tp, arm), unit));
+                let (key, unit) = posted.unwrap_or_else(|| {
+                    let mut k = concept_key(&trial, concept, tp, arm);
+                    k.population = population;
+                    (k, unit)
+                });
                 e.fact("efficacy.value", &key, value, &unit, row, s, loc);
             }
             Role::Estimate(kind) => {
@@ -422,6 +433,33 @@ fn read_sentence(
             }
         }
     }
+}
+
+/// The biomarker population a number of sentence `s` is stated for: one its clause names,
+/// else one the sentence's leading "In …," or "Among …," phrase names ("Among patients
+/// with PD-L1 ≥50%, …"); empty for the trial's whole population.
+fn biomarker_population(t: &Text<'_>, s: &str, i: usize) -> String {
+    let span = |r: std::ops::Range<usize>| -> &str {
+        if r.is_empty() {
+            return "";
+        }
+        let at = |k: usize| t.tokens[k].text.as_ptr() as usize - s.as_ptr() as usize;
+        let last = &t.tokens[r.end - 1];
+        &s[at(r.start)..at(r.end - 1) + last.text.len()]
+    };
+    let lex = super::biomarkers::lexicon();
+    let leading = match t.word(0) {
+        Some("in" | "among") => {
+            let comma = (0..t.tokens.len()).find(|&k| t.tokens[k].text == ",");
+            comma.filter(|&k| k < i).map_or(0..0, |k| 0..k)
+        }
+        _ => 0..0,
+    };
+    [t.clause(i), leading]
+        .into_iter()
+        .find_map(|r| super::biomarkers::mentions(span(r), lex).into_iter().next())
+        .map(|(b, _)| b)
+        .unwrap_or_default()
 }
 
 /// The arm key of a ratio: the asset's group against the other group the sentence names.
@@ -574,6 +612,30 @@ mod tests {
             "95 and 0.001 are not values"
         );
         assert_eq!(roles[0].1, Role::Value("months".into()));
+        // "HR = 0.45" is the ratio; "≥50%" a threshold, no value
+        let t = Text::new(
+            "ORR was 45% with drugmab in PD-L1 ≥50% tumours (HR = 0.61; 95% CI, 0.4 to 0.9)",
+        );
+        let est = estimates(&t);
+        let kinds: Vec<(&str, Role)> = (0..t.tokens.len())
+            .filter(|&i| t.tokens[i].kind == Kind::Number)
+            .filter_map(|i| role(&t, i, &est).map(|r| (t.tokens[i].text, r)))
+            .collect();
+        let names: Vec<&str> = kinds.iter().map(|r| r.0).collect();
+        assert_eq!(names, ["45", "0.61", "0.4", "0.9"]);
+        assert_eq!(kinds[1].1, Role::Estimate("hazard ratio".into()));
+    }
+
+    #[test]
+    fn a_biomarker_in_the_clause_or_the_leading_phrase_is_the_population() {
+        let s = "Among patients with PD-L1 expression ≥50%, the objective response rate was 45% with drugmab and 28% with chemotherapy.";
+        let t = Text::new(s);
+        let at = t.numbers_equal("45")[0];
+        assert_eq!(biomarker_population(&t, s, at), "PD-L1 ≥50%");
+        let s =
+            "In ZENITH-1, the major molecular response rate at 48 weeks was 67.5% with zelnorib.";
+        let t = Text::new(s);
+        assert_eq!(biomarker_population(&t, s, t.numbers_equal("67.5")[0]), "");
     }
 
     #[test]
