@@ -101,21 +101,21 @@ fn the_metric_abstract_fills_trametinib_efficacy_cells() {
         ),
         row(
             "efficacy.effect_estimate",
-            "NCT01245062 mortality",
+            "NCT01245062 OS",
             vs,
             "0.54",
             "hazard ratio",
         ),
         row(
             "efficacy.estimate_ci_lower",
-            "NCT01245062 mortality",
+            "NCT01245062 OS",
             vs,
             "0.32",
             "95% CI",
         ),
         row(
             "efficacy.estimate_ci_upper",
-            "NCT01245062 mortality",
+            "NCT01245062 OS",
             vs,
             "0.92",
             "95% CI",
@@ -129,6 +129,22 @@ fn the_metric_abstract_fills_trametinib_efficacy_cells() {
         assert!(c["cutoff_date"].is_null(), "{c}");
         assert!(s(c, "quote").contains(s(c, "value")), "{c}");
     }
+    // What the reasoner read in the abstract is no structured place for `dossier verify`
+    // either: a bare 0.54 claimed as the PFS ratio is read in the text, where it is the
+    // ratio for death.
+    let claims = lake.path().join("claims.jsonl");
+    std::fs::write(
+        &claims,
+        r#"{"id": "c1", "asset": "trametinib", "field": "efficacy.effect_estimate", "value": "0.54", "unit": "hazard ratio", "endpoint": "PFS (hazard ratio for disease progression or death)", "arm": "trametinib vs chemotherapy", "label": "fact", "source": "PMID:22663011", "quote": "0.54"}"#,
+    )
+    .unwrap();
+    let out = verify(lake.path(), &claims);
+    let v = json_lines(&out.stdout);
+    assert_eq!(
+        (s(&v[0], "verdict"), s(&v[0], "rule")),
+        ("rejected", "endpoint"),
+        "{v:?}"
+    );
     // Humira's label names its studies RA-I to RA-V, never by NCT id: none of its numbers
     // can be bound to a trial, and each is dropped with that reason.
     let humira = cells_of(lake.path(), "adalimumab");

@@ -98,7 +98,9 @@ pub async fn scopes(
                 claims
                     .iter()
                     .filter(|c| c.label == Label::Fact)
-                    .filter_map(|c| c.source.as_deref().map(|s| (c, s))),
+                    .filter_map(|c| c.source.as_deref().map(|s| (c, s)))
+                    // as in a run: a number read from text is no structured place
+                    .filter(|(c, s)| !crate::run::gates::text_arm_level(c, s)),
             );
             (id.clone(), scope)
         }));

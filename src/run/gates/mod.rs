@@ -20,7 +20,7 @@ pub mod entailment;
 mod run_level;
 
 pub use entailment::{Context, Entailment, Rule, Scope};
-pub use run_level::judge;
+pub use run_level::{judge, text_arm_level};
 
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, strum::IntoStaticStr,

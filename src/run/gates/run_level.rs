@@ -90,7 +90,7 @@ pub fn judge(
 /// Whether `c` is an arm-level fact cited to a text record (a paper's abstract, a label's
 /// clinical studies, a press page): its arm, endpoint and time point are what the
 /// entailment gate's text binder reads in the quote, not a posted result's locator.
-fn text_arm_level(c: &Claim, source_id: &str) -> bool {
+pub fn text_arm_level(c: &Claim, source_id: &str) -> bool {
     let family = source_id.split(':').next().unwrap_or("");
     matches!(family, "pubmed" | "fda_label" | "press")
         && profile::spec(&c.field).is_some_and(|s| s.arm_bound)

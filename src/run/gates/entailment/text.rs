@@ -1495,6 +1495,19 @@ pub(crate) fn concepts_of<'e>(
         .flat_map(|r| ep.all(t, r.clone()))
         .filter(|(i, _)| !(*i > at && t.tokens[*i].depth > depth))
         .collect();
+    // the clause and the one around its parenthesis overlap, and a clause that starts
+    // inside a longer name ("… progression or | death") reads only its tail: a name
+    // inside another one found is that one
+    let span = |i: usize| i..i + ep.at_len(t, i).map_or(1, |(_, n)| n);
+    let spans: Vec<std::ops::Range<usize>> = bound.iter().map(|(i, _)| span(*i)).collect();
+    let inside = |r: &std::ops::Range<usize>| {
+        spans
+            .iter()
+            .any(|o| o.start <= r.start && r.end <= o.end && o.len() > r.len())
+    };
+    bound.retain(|(i, _)| !inside(&span(*i)));
+    bound.sort_unstable_by_key(|(i, _)| *i);
+    bound.dedup_by_key(|(i, _)| *i);
     if bound.is_empty() {
         bound.extend(ep.all(t, 0..at).last().copied());
     }
