@@ -6,8 +6,9 @@
 --          YYYY-MM-DD or NULL when unknown),
 --          family_rank (family, rank; lower wins; from jobs/family_rank.csv).
 -- Output:  table claim_cells: run_id, asset_id, claim_id, value, unit, family, source_id,
---          cutoff_date, value_key (names folded; 15 keys numbers), numeric_value (1 when
---          the value is a plain decimal number), family_rank and cell_id, a number per
+--          cutoff_date, value_key (names folded; 15 keys numbers and entities),
+--          numeric_value (1 when the value is a plain decimal number), entity_name (1 for a
+--          sponsor's, holder's or condition's name), family_rank and cell_id, a number per
 --          distinct cell key (run, asset, field, endpoint, population, arm). The key's text
 --          columns and the claim's text (quote, url...) stay in `accepted`; 40 and 50 join
 --          them back by claim. Materialized once, so cell_id is numbered once. cell_id
@@ -40,6 +41,9 @@ SELECT a.run_id, a.asset_id, a.claim_id, a.value, a.unit, a.family, a.source_id,
        END AS value_key,
        CASE WHEN a.value <> '' AND regexp_replace(a.value, '^-?[0-9]+([.][0-9]+)?$', '') = ''
             THEN 1 ELSE 0 END AS numeric_value,
+       CASE WHEN a.field IN ('identity.sponsor', 'identity.labeler', 'identity.indication',
+                             'trials.sponsor')
+            THEN 1 ELSE 0 END AS entity_name,
        COALESCE(r.rank, 1000) AS family_rank,
        c.cell_id
 FROM accepted a

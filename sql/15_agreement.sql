@@ -4,13 +4,20 @@
 --          cutoff_date, value_key, family_rank, cell_id. Materialized once: 20 reads it
 --          three times.
 -- Intent:  value_key is the value itself, except for names (10 folds their case,
---          punctuation and company form) and numbers stated at another precision.
+--          punctuation and company form), entities named at another length and numbers
+--          stated at another precision.
 --          Numbers agree at the precision they are stated: a value stated with fewer
 --          decimals (a paper's 9.2) is the same value as a finer one of the same cell and
 --          unit that lies within half a unit of its last digit (a posted 9.23), and takes
 --          the finest such value's key; when finer values that agree with it disagree
 --          among themselves (9.2 against 9.17 and 9.23), it keeps its own key and
 --          competes. 9.2 and 9.3 are two values, and so are 9.23 and 9.24.
+--          An entity's folded name (a sponsor, an application holder, a condition) is the
+--          same value as a longer name of the same cell it opens, word for word ("ucb" and
+--          "ucb biopharma", from "UCB Biopharma SRL"), and takes the longest such name's
+--          key; when the longer names it opens disagree among themselves ("acme" against
+--          "acme bio" and "acme pharma"), it keeps its own. "Halcyon Therapeutics" and
+--          "Halcyon Biopharma" stay two values.
 CREATE TABLE candidates AS
 WITH numbers AS (
     SELECT DISTINCT cell_id, unit, value_key,
@@ -40,11 +47,52 @@ agreed AS (
       ON m.cell_id = f.cell_id AND (m.unit IS NOT DISTINCT FROM f.unit)
      AND m.coarse = f.coarse AND m.decimals = f.decimals
     GROUP BY f.cell_id, f.unit, f.coarse
+),
+names AS (
+    SELECT DISTINCT cell_id, value_key
+    FROM claim_cells
+    WHERE entity_name = 1 AND value_key <> ''
+),
+longer AS (
+    SELECT s.cell_id, s.value_key AS short, l.value_key AS long
+    FROM names s
+    JOIN names l
+      ON l.cell_id = s.cell_id AND length(l.value_key) > length(s.value_key)
+     AND starts_with(l.value_key, s.value_key || ' ')
+),
+longest AS (
+    SELECT cell_id, short, MAX(length(long)) AS len
+    FROM longer
+    GROUP BY cell_id, short
+),
+name_pick AS (
+    SELECT l.cell_id, l.short, MIN(l.long) AS long, COUNT(DISTINCT l.long) AS n
+    FROM longer l
+    JOIN longest m ON m.cell_id = l.cell_id AND m.short = l.short AND length(l.long) = m.len
+    GROUP BY l.cell_id, l.short
+),
+-- a longer name that is not itself an opening of the pick: the longer names disagree
+name_split AS (
+    SELECT o.cell_id, o.short, COUNT(*) AS n
+    FROM longer o
+    JOIN name_pick p ON p.cell_id = o.cell_id AND p.short = o.short
+    WHERE o.long <> p.long AND NOT starts_with(p.long, o.long || ' ')
+    GROUP BY o.cell_id, o.short
+),
+named AS (
+    SELECT p.cell_id, p.short, p.long
+    FROM name_pick p
+    LEFT JOIN name_split x ON x.cell_id = p.cell_id AND x.short = p.short
+    WHERE p.n = 1 AND x.n IS NULL
 )
 SELECT k.run_id, k.asset_id, k.claim_id, k.value, k.unit, k.family, k.source_id,
        k.cutoff_date,
-       CASE WHEN g.n = 1 THEN g.fine ELSE k.value_key END AS value_key,
+       CASE WHEN g.n = 1 THEN g.fine
+            WHEN e.long IS NOT NULL THEN e.long
+            ELSE k.value_key END AS value_key,
        k.family_rank, k.cell_id
 FROM claim_cells k
 LEFT JOIN agreed g
-  ON g.cell_id = k.cell_id AND (g.unit IS NOT DISTINCT FROM k.unit) AND g.coarse = k.value_key;
+  ON g.cell_id = k.cell_id AND (g.unit IS NOT DISTINCT FROM k.unit) AND g.coarse = k.value_key
+LEFT JOIN named e
+  ON k.entity_name = 1 AND e.cell_id = k.cell_id AND e.short = k.value_key;

@@ -525,6 +525,54 @@ mod tests {
             // the same decimals never merge: 9.23 and 9.24 stay two values
             ("g6", "", "9.23", "ctgov", Some("2024-01-01")),
             ("g6", "", "9.24", "ctgov", Some("2024-01-01")),
+            // a holder named at its full length and by its first word is one holder; the
+            // longer spelling's source is cited when it is the better one
+            ("identity.sponsor", "", "UCB", "ctgov", Some("2024-01-01")),
+            (
+                "identity.sponsor",
+                "",
+                "UCB Biopharma SRL",
+                "drugsfda",
+                Some("2024-02-01"),
+            ),
+            (
+                "identity.sponsor",
+                "",
+                "BRISTOL MYERS SQUIBB",
+                "drugsfda",
+                Some("2024-02-01"),
+            ),
+            // two longer names that disagree: the short one joins neither
+            ("trials.sponsor", "", "Acme", "ctgov", Some("2024-01-01")),
+            (
+                "trials.sponsor",
+                "",
+                "Acme Bio Ltd",
+                "ctgov",
+                Some("2024-01-01"),
+            ),
+            (
+                "trials.sponsor",
+                "",
+                "Acme Pharma",
+                "ctgov",
+                Some("2024-01-01"),
+            ),
+            // a condition in another case is one condition
+            (
+                "identity.indication",
+                "",
+                "Chronic Myeloid Leukemia",
+                "ctgov",
+                Some("2024-01-01"),
+            ),
+            (
+                "identity.indication",
+                "",
+                "chronic myeloid leukemia",
+                "fda_label",
+                Some("2024-01-01"),
+            ),
         ]);
         assert_eq!(
             cells,
@@ -537,7 +585,43 @@ mod tests {
                 &["g5", "", "10.0", "value", "pubmed:k10@0"],
                 &["g6", "", "9.23", "conflicting", "ctgov:k11@0"],
                 &["g6", "", "9.24", "conflicting", "ctgov:k12@0"],
+                &[
+                    "identity.indication",
+                    "",
+                    "chronic myeloid leukemia",
+                    "value",
+                    "fda_label:k20@0"
+                ],
+                &[
+                    "identity.sponsor",
+                    "",
+                    "BRISTOL MYERS SQUIBB",
+                    "conflicting",
+                    "drugsfda:k15@0"
+                ],
+                &[
+                    "identity.sponsor",
+                    "",
+                    "UCB Biopharma SRL",
+                    "conflicting",
+                    "drugsfda:k14@0"
+                ],
                 &["market.survival", "", "", "source_empty", ""],
+                &["trials.sponsor", "", "Acme", "conflicting", "ctgov:k16@0"],
+                &[
+                    "trials.sponsor",
+                    "",
+                    "Acme Bio Ltd",
+                    "conflicting",
+                    "ctgov:k17@0"
+                ],
+                &[
+                    "trials.sponsor",
+                    "",
+                    "Acme Pharma",
+                    "conflicting",
+                    "ctgov:k18@0"
+                ],
             ])
         );
         assert_eq!(
@@ -547,6 +631,15 @@ mod tests {
                 &["g3", "9.17", "9.2", "family_rank"],
                 &["g3", "9.17", "9.23", "unresolved"],
                 &["g6", "9.23", "9.24", "unresolved"],
+                // UCB (both spellings, one value) and BMS are two holders of one cell
+                &[
+                    "identity.sponsor",
+                    "BRISTOL MYERS SQUIBB",
+                    "UCB Biopharma SRL",
+                    "unresolved"
+                ],
+                &["trials.sponsor", "Acme", "Acme Bio Ltd", "unresolved"],
+                &["trials.sponsor", "Acme", "Acme Pharma", "unresolved"],
             ])
         );
     }
