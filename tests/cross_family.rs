@@ -438,6 +438,25 @@ fn a_synthetic_portfolio_gives_exactly_the_planted_cross_family_conflicts() {
         );
     }
     assert_eq!(found, planted);
+    // the paper's odds ratio and its limits land in the posted analysis's cells, in the
+    // posted units, and agree with it there
+    let ratios = sql_json(
+        &lake,
+        "SELECT field, population, unit, detail, value FROM profile_cells \
+         WHERE field IN ('efficacy.effect_estimate', 'efficacy.estimate_ci_lower', 'efficacy.estimate_ci_upper')",
+    );
+    let with_results = plan.lines().count(); // at least the planted ones have results
+    assert!(ratios.len() >= 3 * (with_results - 1), "{}", ratios.len());
+    for r in &ratios {
+        assert_eq!(s(r, "population"), "analysis 1", "{r}");
+        assert_eq!(s(r, "detail"), "2 claims agree", "{r}");
+        let unit = if s(r, "field") == "efficacy.effect_estimate" {
+            "Odds Ratio (OR)"
+        } else {
+            "95% CI, two-sided"
+        };
+        assert_eq!(s(r, "unit"), unit, "{r}");
+    }
 }
 
 #[test]

@@ -238,6 +238,26 @@ fn cross_family(trial: &mut serde_json::Value, i: usize, drug: &str) -> Cross {
     om["timeFrame"] = "Week 24".into();
     om["classes"][0]["categories"][0]["measurements"][0]["value"] = posted.clone().into();
     om["classes"][0]["categories"][0]["measurements"][1]["value"] = format!("{p}.{pd}").into();
+    // the posted odds ratio, drug over placebo, that the paper states too
+    let or = 100 + num(i, 25) % 300;
+    let (lo, hi) = (or * 6 / 10, or * 16 / 10);
+    let two = |x: usize| format!("{}.{:02}", x / 100, x % 100);
+    om["analyses"] = json!([{
+        "groupIds": ["OG000", "OG001"],
+        "paramType": "Odds Ratio (OR)",
+        "paramValue": two(or),
+        "ciPctValue": "95",
+        "ciNumSides": "TWO_SIDED",
+        "ciLowerLimit": two(lo),
+        "ciUpperLimit": two(hi),
+        "estimateComment": format!("Odds ratio: {drug}/Placebo")
+    }]);
+    let ratio = format!(
+        " (odds ratio, {}; 95% CI, {} to {})",
+        two(or),
+        two(lo),
+        two(hi)
+    );
     // placebo rounded to the paper's precision: agreement; 4.5 rounds either way, so the
     // half is kept off it
     let placebo_rounded = if pd == 5 {
@@ -256,7 +276,7 @@ fn cross_family(trial: &mut serde_json::Value, i: usize, drug: &str) -> Cross {
     let sentence = |value: String, with_placebo: bool| {
         let mut s = format!("The objective response rate at week 24 was {value}% with {drug}");
         if with_placebo {
-            s.push_str(&format!(" and {placebo_rounded}% with placebo"));
+            s.push_str(&format!(" and {placebo_rounded}% with placebo{ratio}"));
         }
         s.push_str(". ");
         s

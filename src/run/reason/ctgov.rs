@@ -577,7 +577,7 @@ fn spread_fields(dispersion: &str) -> (&'static str, &'static str, &'static str)
 }
 
 /// The interval of an analysis's estimate in words: `95% CI, two-sided`.
-fn ci_words(pct: &str, sides: &str) -> String {
+pub fn ci_words(pct: &str, sides: &str) -> String {
     let sides = match sides.to_ascii_lowercase().replace(['_', '-'], " ").as_str() {
         "two sided" | "2 sided" => "two-sided",
         "one sided" | "1 sided" => "one-sided",
@@ -611,6 +611,38 @@ fn analysis_arm<'a>(a: &'a Analysis, titles: &[String]) -> (String, Option<(&'a 
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
     };
     (format!("{all} (direction not stated)"), None)
+}
+
+/// The cell key of outcome `o`'s analysis `j`: the outcome's endpoint, `analysis N` (with
+/// what it covers when the record says so briefly) and the groups in the stated
+/// direction; with the text that states the direction, and that brief statement.
+pub fn analysis_key<'a>(
+    o: &Outcome,
+    j: usize,
+    a: &'a Analysis,
+) -> (Key, Option<(&'a Val, String)>, Option<&'a str>) {
+    let titles: Vec<String> = a
+        .groups
+        .iter()
+        .map(|g| o.groups.get(g).cloned().unwrap_or_else(|| g.clone()))
+        .collect();
+    let (arm, direction) = analysis_arm(a, &titles);
+    // a short statement of what the analysis covers ("PD-L1 expression >= 5%", "Week
+    // 12") belongs to its population; a long one is its own field
+    let what = a
+        .description
+        .as_ref()
+        .map(|d| d.text.trim())
+        .filter(|d| !d.is_empty() && d.chars().count() <= 80);
+    let k = Key {
+        endpoint: o.endpoint.clone(),
+        population: match what {
+            Some(w) => format!("analysis {}: {w}", j + 1),
+            None => format!("analysis {}", j + 1),
+        },
+        arm,
+    };
+    (k, direction, what)
 }
 
 pub fn efficacy(input: &Input<'_>, e: &mut Emit<'_>) {
@@ -677,23 +709,7 @@ pub fn efficacy(input: &Input<'_>, e: &mut Emit<'_>) {
                 }
             }
             for (j, a) in o.analyses.iter().enumerate() {
-                let titles: Vec<String> = a.groups.iter().map(|g| arm(g)).collect();
-                let (arm_key, direction) = analysis_arm(a, &titles);
-                // a short statement of what the analysis covers ("PD-L1 expression >= 5%",
-                // "Week 12") belongs to its population; a long one is its own field
-                let what = a
-                    .description
-                    .as_ref()
-                    .map(|d| d.text.trim())
-                    .filter(|d| !d.is_empty() && d.chars().count() <= 80);
-                let k = Key {
-                    endpoint: o.endpoint.clone(),
-                    population: match what {
-                        Some(w) => format!("analysis {}: {w}", j + 1),
-                        None => format!("analysis {}", j + 1),
-                    },
-                    arm: arm_key,
-                };
+                let (k, direction, what) = analysis_key(o, j, a);
                 if let Some((text, phrase)) = &direction {
                     e.fact(
                         "efficacy.comparison",

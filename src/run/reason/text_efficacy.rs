@@ -421,15 +421,34 @@ fn read_sentence(
                 e.fact("efficacy.value", &key, value, &unit, row, s, loc);
             }
             Role::Estimate(kind) => {
-                let arm = compared(&groups, &own_name).unwrap_or_default();
-                let key = concept_key(&trial, concept, time_of(&t, i, true), arm);
-                e.fact("efficacy.effect_estimate", &key, value, &kind, row, s, loc);
+                let tp = time_of(&t, i, true);
+                let (key, unit) =
+                    match posted_analysis(input, &trial, concept, tp, &kind, &groups, claimed) {
+                        Some(p) => (p.key, p.estimate_unit),
+                        None => {
+                            let arm = compared(&groups, &own_name).unwrap_or_default();
+                            (concept_key(&trial, concept, tp, arm), kind)
+                        }
+                    };
+                e.fact("efficacy.effect_estimate", &key, value, &unit, row, s, loc);
             }
             Role::Lower(k, level) | Role::Upper(k, level) => {
-                let arm = compared(&groups, &own_name).unwrap_or_default();
                 let kconcept = concept_of(&t, k).unwrap_or(concept);
-                let key = concept_key(&trial, kconcept, time_of(&t, k, true), arm);
-                e.fact(limit_field, &key, value, &level, row, s, loc);
+                let tp = time_of(&t, k, true);
+                let kind = est
+                    .iter()
+                    .find(|(x, _)| *x == k)
+                    .map(|(_, kind)| kind.as_str())
+                    .unwrap_or("");
+                let (key, unit) =
+                    match posted_analysis(input, &trial, kconcept, tp, kind, &groups, claimed) {
+                        Some(p) => (p.key, p.ci_unit),
+                        None => {
+                            let arm = compared(&groups, &own_name).unwrap_or_default();
+                            (concept_key(&trial, kconcept, tp, arm), level)
+                        }
+                    };
+                e.fact(limit_field, &key, value, &unit, row, s, loc);
             }
         }
     }
@@ -483,6 +502,89 @@ fn concept_key(trial: &str, concept: &str, tp: Option<TimePoint>, arm: String) -
         population: String::new(),
         arm,
     }
+}
+
+/// A posted analysis a ratio read from text belongs to, with the units CT.gov gives it.
+struct PostedAnalysis {
+    key: Key,
+    estimate_unit: String,
+    ci_unit: String,
+}
+
+/// The posted analysis of a ratio read from text: in the trial's latest data version, the
+/// one analysis of an outcome of the same concept and time point, of the same kind of
+/// ratio, between the asset's group and the other group the sentence names, stated in
+/// that direction (the asset's group first, as the text's "in the trametinib group" is).
+fn posted_analysis(
+    input: &Input<'_>,
+    trial: &str,
+    concept: &str,
+    tp: Option<TimePoint>,
+    kind: &str,
+    groups: &[(String, bool)],
+    claimed: &[String],
+) -> Option<PostedAnalysis> {
+    let other = groups
+        .iter()
+        .find(|(_, mine)| !mine)
+        .map(|(w, _)| w.as_str())?;
+    let kind_word = kind.split(' ').next().filter(|w| !w.is_empty())?;
+    let latest = input
+        .studies()
+        .filter(|(_, s)| s.nct == trial)
+        .map(|(r, _)| r.cutoff_date.clone())
+        .max()?;
+    let words_of = |title: &str| -> Vec<String> {
+        title
+            .split(|c: char| !c.is_alphanumeric())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let mut found: Vec<PostedAnalysis> = Vec::new();
+    for (_, s) in input
+        .studies()
+        .filter(|(r, s)| s.nct == trial && r.cutoff_date == latest)
+    {
+        for o in &s.outcomes {
+            let title = Text::new(&o.endpoint);
+            let cs = tables().endpoints.all(&title, 0..title.tokens.len());
+            if !cs.iter().any(|(_, c)| *c == concept) {
+                continue;
+            }
+            let tps = endpoint_time_points(&o.endpoint);
+            if tp.is_some_and(|tp| !tps.iter().any(|x| x.same(tp))) {
+                continue;
+            }
+            for (j, a) in o.analyses.iter().enumerate() {
+                if a.estimate.is_none() || !a.estimate_type.to_lowercase().contains(kind_word) {
+                    continue;
+                }
+                let (key, direction, _) = super::ctgov::analysis_key(o, j, a);
+                let titles: Vec<Vec<String>> = a
+                    .groups
+                    .iter()
+                    .map(|g| words_of(o.groups.get(g).map_or(g.as_str(), String::as_str)))
+                    .collect();
+                // the stated direction's first side is the asset's group
+                let Some(first) = key.arm.split(" vs ").next() else {
+                    continue;
+                };
+                let first = words_of(first);
+                let asset_first = direction.is_some() && claimed.iter().any(|c| first.contains(c));
+                let has_other = titles.iter().any(|t| {
+                    t.iter().any(|w| w == other) && !claimed.iter().any(|c| t.contains(c))
+                });
+                if titles.len() == 2 && asset_first && has_other {
+                    found.push(PostedAnalysis {
+                        key,
+                        estimate_unit: a.estimate_type.clone(),
+                        ci_unit: super::ctgov::ci_words(&a.ci_pct, &a.ci_sides),
+                    });
+                }
+            }
+        }
+    }
+    (found.len() == 1).then(|| found.pop()).flatten()
 }
 
 /// The posted cell a text number belongs to: the one outcome of the trial's latest data
