@@ -10,7 +10,11 @@
 //! point and unit kind, and one group of it names the bound group, the number takes that
 //! posted cell's key (endpoint, population, arm and unit as CT.gov words them): the
 //! paper's and the registry's values then meet in one cell and the precedence rules
-//! decide between them. Otherwise the cell key is written from the concept:
+//! decide between them. A ratio likewise takes the cell of the one posted analysis of
+//! that outcome and kind between the same two groups, stated asset first. A number stated
+//! for a biomarker population ("Among patients with PD-L1 ≥50%, …") is keyed by it and
+//! never takes a posted cell of the whole population. Otherwise the cell key is written
+//! from the concept:
 //! `NCT01245062 PFS` or `NCT09000001 MMR at week 48`, the arm the group's word (the
 //! asset's first name for its own group), the unit the canonical one. A number that
 //! cannot be bound to a group (none named, or several and none in its clause) or to a
@@ -119,7 +123,7 @@ fn nct_ids(text: &str) -> Vec<String> {
 }
 
 /// The sentences of a text, as exact slices: a break at `. `, `? ` or `! ` before an
-/// upper-case letter or a digit, never after an abbreviation such as `vs.`.
+/// upper-case letter, never after an abbreviation such as `vs.`.
 pub(super) fn sentences(text: &str) -> Vec<&str> {
     let b = text.as_bytes();
     let mut out = Vec::new();
