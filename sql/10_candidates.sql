@@ -7,7 +7,8 @@
 --          family_rank (family, rank; lower wins; from jobs/family_rank.csv).
 -- Output:  table claim_cells: run_id, asset_id, claim_id, value, unit, family, source_id,
 --          cutoff_date, value_key (names folded; 15 keys numbers and entities),
---          numeric_value (1 when the value is a plain decimal number), entity_name (1 for a
+--          numeric_value (1 when the value is a plain decimal number) and its decimals,
+--          entity_name (1 for a
 --          sponsor's, holder's or condition's name), family_rank and cell_id, a number per
 --          distinct cell key (run, asset, field, endpoint, population, arm). The key's text
 --          columns and the claim's text (quote, url...) stay in `accepted`; 40 and 50 join
@@ -39,8 +40,11 @@ SELECT a.run_id, a.asset_id, a.claim_id, a.value, a.unit, a.family, a.source_id,
                      '', 'g'))
             ELSE a.value
        END AS value_key,
-       CASE WHEN a.value <> '' AND regexp_replace(a.value, '^-?[0-9]+([.][0-9]+)?$', '') = ''
+       CASE WHEN a.value <> '' AND translate(a.value, '0123456789.-', '') = ''
+                 AND TRY_CAST(a.value AS DOUBLE) IS NOT NULL
             THEN 1 ELSE 0 END AS numeric_value,
+       CASE WHEN strpos(a.value, '.') > 0 THEN length(a.value) - strpos(a.value, '.')
+            ELSE 0 END AS decimals,
        CASE WHEN a.field IN ('identity.sponsor', 'identity.labeler', 'identity.indication',
                              'trials.sponsor')
             THEN 1 ELSE 0 END AS entity_name,

@@ -19,13 +19,21 @@
 --          "acme bio" and "acme pharma"), it keeps its own. "Halcyon Therapeutics" and
 --          "Halcyon Biopharma" stay two values.
 CREATE TABLE candidates AS
-WITH numbers AS (
-    SELECT DISTINCT cell_id, unit, value_key,
-           TRY_CAST(value_key AS DOUBLE) AS num,
-           CASE WHEN strpos(value_key, '.') > 0 THEN length(value_key) - strpos(value_key, '.')
-                ELSE 0 END AS decimals
+-- only a cell whose numbers are stated at two precisions or more can hold numbers
+-- that agree without being equal
+WITH multi AS (
+    SELECT cell_id
     FROM claim_cells
     WHERE numeric_value = 1
+    GROUP BY cell_id
+    HAVING MIN(decimals) < MAX(decimals)
+),
+numbers AS (
+    SELECT DISTINCT k.cell_id, k.unit, k.value_key,
+           TRY_CAST(k.value_key AS DOUBLE) AS num, k.decimals
+    FROM claim_cells k
+    JOIN multi m ON m.cell_id = k.cell_id
+    WHERE k.numeric_value = 1
 ),
 finer AS (
     SELECT c.cell_id, c.unit, c.value_key AS coarse, f.value_key AS fine, f.decimals
@@ -49,50 +57,53 @@ agreed AS (
     GROUP BY f.cell_id, f.unit, f.coarse
 ),
 names AS (
-    SELECT DISTINCT cell_id, value_key
+    SELECT DISTINCT cell_id, unit, value_key
     FROM claim_cells
     WHERE entity_name = 1 AND value_key <> ''
 ),
 longer AS (
-    SELECT s.cell_id, s.value_key AS short, l.value_key AS long
+    SELECT s.cell_id, s.unit, s.value_key AS short, l.value_key AS long
     FROM names s
     JOIN names l
-      ON l.cell_id = s.cell_id AND length(l.value_key) > length(s.value_key)
+      ON l.cell_id = s.cell_id AND (l.unit IS NOT DISTINCT FROM s.unit)
+     AND length(l.value_key) > length(s.value_key)
      AND starts_with(l.value_key, s.value_key || ' ')
 ),
 longest AS (
-    SELECT cell_id, short, MAX(length(long)) AS len
+    SELECT cell_id, unit, short, MAX(length(long)) AS len
     FROM longer
-    GROUP BY cell_id, short
+    GROUP BY cell_id, unit, short
 ),
 name_pick AS (
-    SELECT l.cell_id, l.short, MIN(l.long) AS long, COUNT(DISTINCT l.long) AS n
+    SELECT l.cell_id, l.unit, l.short, MIN(l.long) AS long, COUNT(DISTINCT l.long) AS n
     FROM longer l
-    JOIN longest m ON m.cell_id = l.cell_id AND m.short = l.short AND length(l.long) = m.len
-    GROUP BY l.cell_id, l.short
+    JOIN longest m
+      ON m.cell_id = l.cell_id AND (m.unit IS NOT DISTINCT FROM l.unit) AND m.short = l.short
+     AND length(l.long) = m.len
+    GROUP BY l.cell_id, l.unit, l.short
 ),
 -- a longer name that is not itself an opening of the pick: the longer names disagree
 name_split AS (
-    SELECT o.cell_id, o.short, COUNT(*) AS n
+    SELECT o.cell_id, o.unit, o.short, COUNT(*) AS n
     FROM longer o
-    JOIN name_pick p ON p.cell_id = o.cell_id AND p.short = o.short
+    JOIN name_pick p
+      ON p.cell_id = o.cell_id AND (p.unit IS NOT DISTINCT FROM o.unit) AND p.short = o.short
     WHERE o.long <> p.long AND NOT starts_with(p.long, o.long || ' ')
-    GROUP BY o.cell_id, o.short
+    GROUP BY o.cell_id, o.unit, o.short
 ),
-named AS (
-    SELECT p.cell_id, p.short, p.long
+-- every value that takes another's key, in one table: one join of every claim
+rekey AS (
+    SELECT cell_id, unit, coarse AS old_key, fine AS new_key FROM agreed WHERE n = 1
+    UNION ALL
+    SELECT p.cell_id, p.unit, p.short AS old_key, p.long AS new_key
     FROM name_pick p
-    LEFT JOIN name_split x ON x.cell_id = p.cell_id AND x.short = p.short
+    LEFT JOIN name_split x
+      ON x.cell_id = p.cell_id AND (x.unit IS NOT DISTINCT FROM p.unit) AND x.short = p.short
     WHERE p.n = 1 AND x.n IS NULL
 )
 SELECT k.run_id, k.asset_id, k.claim_id, k.value, k.unit, k.family, k.source_id,
-       k.cutoff_date,
-       CASE WHEN g.n = 1 THEN g.fine
-            WHEN e.long IS NOT NULL THEN e.long
-            ELSE k.value_key END AS value_key,
+       k.cutoff_date, COALESCE(r.new_key, k.value_key) AS value_key,
        k.family_rank, k.cell_id
 FROM claim_cells k
-LEFT JOIN agreed g
-  ON g.cell_id = k.cell_id AND (g.unit IS NOT DISTINCT FROM k.unit) AND g.coarse = k.value_key
-LEFT JOIN named e
-  ON k.entity_name = 1 AND e.cell_id = k.cell_id AND e.short = k.value_key;
+LEFT JOIN rekey r
+  ON r.cell_id = k.cell_id AND (r.unit IS NOT DISTINCT FROM k.unit) AND r.old_key = k.value_key;
