@@ -30,6 +30,11 @@ use crate::run::gates::entailment::binder::{Kind, Text, TimePoint, endpoint_time
 use crate::run::gates::entailment::tables::tables;
 use crate::run::gates::entailment::{concepts_of, group_of, groups_named, names_subgroup};
 
+/// Sentences longer than this many bytes are not read: prose states a result in far
+/// fewer, and a longer run with no full stop is a flattened table, whose columns the
+/// binder cannot see (and whose numbers would each be bound in time linear in its length).
+const MAX_SENTENCE: usize = 1_500;
+
 /// The record parts whose sentences are read, per family.
 fn readable(family: &str, locator: &str) -> bool {
     match family {
@@ -73,7 +78,10 @@ pub fn text_efficacy(input: &Input<'_>, e: &mut Emit<'_>) {
             if !readable(&row.family, loc) {
                 continue;
             }
-            for s in sentences(text) {
+            for s in sentences(text)
+                .into_iter()
+                .filter(|s| s.len() <= MAX_SENTENCE)
+            {
                 read_sentence(input, e, row, loc, s, &trials, &claimed);
             }
         }
@@ -687,6 +695,17 @@ mod tests {
                 "End"
             ]
         );
+    }
+
+    #[test]
+    fn a_huge_run_without_full_stops_is_not_read() {
+        // 200,000 numbers with units and no sentence break: a flattened table, skipped
+        let table = "ORR 12% with zelnorib; ".repeat(200_000);
+        let read: Vec<&str> = sentences(&table)
+            .into_iter()
+            .filter(|s| s.len() <= MAX_SENTENCE)
+            .collect();
+        assert!(read.is_empty());
     }
 
     #[test]
