@@ -30,6 +30,31 @@ use crate::run::gates::entailment::binder::{Kind, Text, TimePoint, endpoint_time
 use crate::run::gates::entailment::tables::tables;
 use crate::run::gates::entailment::{concepts_of, group_of, groups_named, names_subgroup};
 
+const ARMS_CSV: &str = include_str!("../../../jobs/arms.csv");
+
+/// The comparator group names shipped in `jobs/arms.csv`.
+fn arms() -> &'static crate::run::gates::entailment::tables::Lexicon {
+    static L: std::sync::LazyLock<crate::run::gates::entailment::tables::Lexicon> =
+        std::sync::LazyLock::new(|| {
+            crate::run::gates::entailment::tables::Lexicon::parse(ARMS_CSV, "arm,alias", "arms.csv")
+                .expect("jobs/arms.csv parses")
+        });
+    &L
+}
+
+/// A group word as its arm: `MTX` is methotrexate; a word the table does not name stays.
+fn arm_name(word: &str) -> String {
+    arms()
+        .canonical(word)
+        .map_or_else(|| word.to_lowercase(), str::to_string)
+}
+
+/// Whether a posted group's title names the arm of group word `word`: the word itself, or
+/// the same arm in another spelling.
+fn title_names(title: &str, words: &[String], word: &str) -> bool {
+    words.iter().any(|w| w == word) || arms().canonical(title).is_some_and(|a| a == arm_name(word))
+}
+
 /// Sentences longer than this many bytes are not read: prose states a result in far
 /// fewer, and a longer run with no full stop is a flattened table, whose columns the
 /// binder cannot see (and whose numbers would each be bound in time linear in its length).
@@ -418,7 +443,11 @@ fn read_sentence(
                 // check drops it with the reason
                 let (word, mine) = group_of(&t, i, claimed).ok().flatten().unwrap_or_default();
                 let tp = time_of(&t, i, false);
-                let arm = if mine { own_name.clone() } else { word.clone() };
+                let arm = if mine {
+                    own_name.clone()
+                } else {
+                    arm_name(&word)
+                };
                 // a biomarker population meets only the same population; a posted cell
                 // of the whole population is not it
                 let population = biomarker_population(&t, s, i);
@@ -499,7 +528,7 @@ fn compared(groups: &[(String, bool)], own: &str) -> Option<String> {
     groups
         .iter()
         .any(|(_, mine)| *mine)
-        .then(|| format!("{own} vs {}", other.0))
+        .then(|| format!("{own} vs {}", arm_name(&other.0)))
 }
 
 /// A cell key written from the concept: `NCT01245062 PFS`, `NCT01245062 OS at month 6`.
@@ -583,8 +612,9 @@ fn posted_analysis(
                 };
                 let first = words_of(first);
                 let asset_first = direction.is_some() && claimed.iter().any(|c| first.contains(c));
-                let has_other = titles.iter().any(|t| {
-                    t.iter().any(|w| w == other) && !claimed.iter().any(|c| t.contains(c))
+                let has_other = a.groups.iter().zip(&titles).any(|(g, t)| {
+                    let title = o.groups.get(g).map_or(g.as_str(), String::as_str);
+                    title_names(title, t, other) && !claimed.iter().any(|c| t.contains(c))
                 });
                 if titles.len() == 2 && asset_first && has_other {
                     found.push(PostedAnalysis {
@@ -655,7 +685,7 @@ fn posted_cell(
                     let names = if mine {
                         claimed.iter().any(|c| ws.contains(c))
                     } else {
-                        ws.iter().any(|w| w == word) && !claimed.iter().any(|c| ws.contains(c))
+                        title_names(title, &ws, word) && !claimed.iter().any(|c| ws.contains(c))
                     };
                     names
                         && o.measurements.iter().any(|m| {
@@ -706,6 +736,23 @@ mod tests {
             .filter(|s| s.len() <= MAX_SENTENCE)
             .collect();
         assert!(read.is_empty());
+    }
+
+    #[test]
+    fn group_words_are_arms_in_any_spelling() {
+        assert_eq!(arm_name("PBO"), "placebo");
+        assert_eq!(arm_name("mtx"), "methotrexate");
+        assert_eq!(arm_name("imatinib"), "imatinib");
+        let words = |t: &str| -> Vec<String> {
+            t.split(|c: char| !c.is_alphanumeric())
+                .map(str::to_lowercase)
+                .collect()
+        };
+        let t = "Methotrexate Alone";
+        assert!(title_names(t, &words(t), "mtx"));
+        assert!(!title_names(t, &words(t), "placebo"));
+        let t = "Placebo + MTX";
+        assert!(title_names(t, &words(t), "pbo"));
     }
 
     #[test]
