@@ -21,6 +21,26 @@ fn cells_of(lake: &std::path::Path, asset: &str) -> Vec<Value> {
     )
 }
 
+/// A lake holding a run of the fixtures with one edit: `from`, which must occur in the
+/// fixture file `file` (under `import/`), replaced by `to`.
+fn run_edited_fixtures(file: &str, from: &str, to: &str) -> tempfile::TempDir {
+    let work = tempfile::tempdir().unwrap();
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    copy_dir(&fixtures, work.path());
+    let path = work.path().join("import").join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{file} lacks {from:?}");
+    std::fs::write(&path, text.replace(from, to)).unwrap();
+    let lake = tempfile::tempdir().unwrap();
+    snapshot(
+        lake.path(),
+        &work.path().join("portfolio.toml"),
+        &work.path().join("import"),
+    );
+    succeeds(lake.path(), &["run"]);
+    lake
+}
+
 #[test]
 fn the_metric_abstract_fills_trametinib_efficacy_cells() {
     let Some(real) = real_sources() else { return };
@@ -280,33 +300,14 @@ fn text_values_meet_posted_ones_and_conflicts_hold_exactly_what_the_rules_call_f
 
 #[test]
 fn a_text_number_that_disagrees_at_its_precision_competes_and_one_that_agrees_does_not() {
-    let lake = fixture_snapshot();
     // the press page rounds zelnorib's rate: 68% agrees with the posted 67.5 at its
     // precision; 69% would not
-    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     for (stated, agrees) in [("68%", true), ("69%", false)] {
-        let work = tempfile::tempdir().unwrap();
-        copy_dir(&fixtures, work.path());
-        let press = work
-            .path()
-            .join("import/press/halcyon-2026-03-02-zelnorib.html");
-        let html = std::fs::read_to_string(&press).unwrap();
-        assert!(html.contains("67.5% of patients on zelnorib"));
-        std::fs::write(
-            &press,
-            html.replace(
-                "67.5% of patients on zelnorib",
-                &format!("{stated} of patients on zelnorib"),
-            ),
-        )
-        .unwrap();
-        let lake = tempfile::tempdir().unwrap();
-        snapshot(
-            lake.path(),
-            &work.path().join("portfolio.toml"),
-            &work.path().join("import"),
+        let lake = run_edited_fixtures(
+            "press/halcyon-2026-03-02-zelnorib.html",
+            "67.5% of patients on zelnorib",
+            &format!("{stated} of patients on zelnorib"),
         );
-        succeeds(lake.path(), &["run"]);
         let rows = sql_json(
             lake.path(),
             "SELECT other_value, other_family, resolution FROM conflicts WHERE arm = 'Zelnorib'",
@@ -329,7 +330,6 @@ fn a_text_number_that_disagrees_at_its_precision_competes_and_one_that_agrees_do
             );
         }
     }
-    drop(lake);
 }
 
 #[test]
@@ -461,27 +461,14 @@ fn a_synthetic_portfolio_gives_exactly_the_planted_cross_family_conflicts() {
 
 #[test]
 fn a_biomarker_population_meets_only_its_own_population() {
-    let work = tempfile::tempdir().unwrap();
-    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    copy_dir(&fixtures, work.path());
-    let paper = work
-        .path()
-        .join("import/pubmed/efetch_zelnorib_zenith1.xml");
-    let xml = std::fs::read_to_string(&paper).unwrap();
     let tail = "Grade &#8805;3 rash occurred in 4% of patients.";
-    assert!(xml.contains(tail));
-    std::fs::write(
-        &paper,
-        xml.replace(tail, &format!("{tail} Among patients with PD-L1 expression &#8805;50%, the rate of major molecular response at 48 weeks was 70.2% with zelnorib and 45.1% with imatinib.")),
-    )
-    .unwrap();
-    let lake = tempfile::tempdir().unwrap();
-    snapshot(
-        lake.path(),
-        &work.path().join("portfolio.toml"),
-        &work.path().join("import"),
+    let lake = run_edited_fixtures(
+        "pubmed/efetch_zelnorib_zenith1.xml",
+        tail,
+        &format!(
+            "{tail} Among patients with PD-L1 expression &#8805;50%, the rate of major molecular response at 48 weeks was 70.2% with zelnorib and 45.1% with imatinib."
+        ),
     );
-    succeeds(lake.path(), &["run"]);
     let cells = sql_json(
         lake.path(),
         "SELECT endpoint, population, arm, value, status FROM profile_cells WHERE asset_id = 'zelnorib' AND field = 'efficacy.value' AND value IN ('70.2', '45.1') ORDER BY arm",
