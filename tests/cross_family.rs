@@ -145,7 +145,8 @@ fn the_metric_abstract_fills_trametinib_efficacy_cells() {
     assert_eq!(got, want);
     for c in &cells {
         assert_eq!((s(c, "family"), s(c, "status")), ("pubmed", "value"), "{c}");
-        // a paper's date is when it was published, not when its data were cut
+        // a paper's date is when it was published, not when its data were cut, and the
+        // abstract states no cutoff
         assert!(c["cutoff_date"].is_null(), "{c}");
         assert!(s(c, "quote").contains(s(c, "value")), "{c}");
     }
@@ -209,6 +210,21 @@ fn text_values_meet_posted_ones_and_conflicts_hold_exactly_what_the_rules_call_f
         families,
         ["ctgov", "fda_label", "press", "pubmed"].into(),
         "{claims:?}"
+    );
+    // the press page's numbers compete at the data cutoff its text states; the paper's,
+    // which states none, at an unknown one
+    let cutoffs = sql_json(
+        lake.path(),
+        "SELECT DISTINCT split_part(source_id, ':', 1) AS family, cutoff_date FROM claims \
+         WHERE asset_id = 'zelnorib' AND field = 'efficacy.value' AND split_part(source_id, ':', 1) IN ('press', 'pubmed')",
+    );
+    let cutoffs: BTreeSet<(&str, Option<&str>)> = cutoffs
+        .iter()
+        .map(|c| (s(c, "family"), c["cutoff_date"].as_str()))
+        .collect();
+    assert_eq!(
+        cutoffs,
+        [("press", Some("2026-01-31")), ("pubmed", None)].into()
     );
     let zel: Vec<(&str, &str)> = claims
         .iter()
@@ -319,14 +335,15 @@ fn a_text_number_that_disagrees_at_its_precision_competes_and_one_that_agrees_do
         if agrees {
             assert!(press_rows.is_empty(), "{rows:?}");
         } else {
-            // the press page has no data cutoff: the registry outranks it
+            // the press page states its data cutoff (January 31, 2026), earlier than the
+            // registry's: the later posted value wins on the date
             assert_eq!(press_rows.len(), 1, "{rows:?}");
             assert_eq!(
                 (
                     s(press_rows[0], "other_value"),
                     s(press_rows[0], "resolution")
                 ),
-                (&stated[..2], "family_rank")
+                (&stated[..2], "later_cutoff")
             );
         }
     }

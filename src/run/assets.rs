@@ -344,13 +344,14 @@ pub fn reason_asset(
 
 /// The data cutoff a claim competes with: its record's, except for a trial's numbers read
 /// from a paper or a press page, whose date is when it was published, not when its data
-/// were cut: those compete at an unknown cutoff, by family rank.
+/// were cut: those compete at the data cutoff their text states ("data cutoff: January
+/// 31, 2026"), else at an unknown cutoff, by family rank.
 fn data_cutoff(c: &Claim, source_id: Option<&str>, ev: &Evidence) -> Option<String> {
     let s = source_id?;
     let family = s.split(':').next().unwrap_or("");
     let arm_level = profile::spec(&c.field).is_some_and(|f| f.arm_bound);
     if arm_level && matches!(family, "pubmed" | "press") {
-        return None;
+        return ev.stated_cutoff(s);
     }
     ev.cutoff_of(s)
 }

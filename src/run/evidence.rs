@@ -113,6 +113,37 @@ impl Evidence {
         found
     }
 
+    /// The data cutoff the text of the record with this source id states in words ("data
+    /// cutoff: January 31, 2026", "data cut-off 31 March 2025", "cutoff date 2025-06-30"),
+    /// when it states exactly one.
+    pub fn stated_cutoff(&self, source_id: &str) -> Option<String> {
+        let r = &self.records[*self.by_source_id.get(source_id)?];
+        let lower = r.joined.to_ascii_lowercase();
+        let mut found: Vec<String> = Vec::new();
+        for cue in [
+            "data cutoff",
+            "data cut-off",
+            "data cut off",
+            "cutoff date",
+            "cut-off date",
+        ] {
+            for (at, _) in lower.match_indices(cue) {
+                let after = &r.joined[at + cue.len()..];
+                let mut end = after.len().min(48);
+                while !after.is_char_boundary(end) {
+                    end -= 1;
+                }
+                let window = &after[..end];
+                if let Some(d) = date_in(window)
+                    && !found.contains(&d)
+                {
+                    found.push(d);
+                }
+            }
+        }
+        (found.len() == 1).then(|| found.pop()).flatten()
+    }
+
     /// The data cutoff of the record with this source id.
     pub fn cutoff_of(&self, source_id: &str) -> Option<String> {
         self.by_source_id
@@ -191,6 +222,60 @@ impl Evidence {
     }
 }
 
+/// The first date written in `s` (after a colon, "of" or "on" at most), as ISO
+/// `YYYY-MM-DD`: `January 31, 2026`, `Jan 31, 2026`, `31 January 2026` or `2026-01-31`.
+fn date_in(s: &str) -> Option<String> {
+    const MONTHS: [&str; 12] = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ];
+    let words: Vec<&str> = s
+        .split(|c: char| c.is_whitespace() || c == ',' || c == ':' || c == '(' || c == ')')
+        .filter(|w| !w.is_empty())
+        .take(6)
+        .collect();
+    let month = |w: &str| {
+        let w = w.trim_end_matches('.').to_ascii_lowercase();
+        (w.len() >= 3)
+            .then(|| MONTHS.iter().position(|m| w.starts_with(m)))
+            .flatten()
+            .map(|i| i + 1)
+    };
+    let num = |w: &str, lo: u32, hi: u32| {
+        let w = w.trim_end_matches(['.', ';']);
+        w.parse::<u32>().ok().filter(|n| (lo..=hi).contains(n))
+    };
+    let iso = |y: u32, m: usize, d: u32| format!("{y:04}-{m:02}-{d:02}");
+    for (i, w) in words.iter().enumerate() {
+        let w = w.trim_end_matches(['.', ';']);
+        // 2026-01-31
+        let parts: Vec<&str> = w.split('-').collect();
+        if let [y, m, d] = parts[..]
+            && let (Some(y), Some(m), Some(d)) = (num(y, 1900, 2100), num(m, 1, 12), num(d, 1, 31))
+        {
+            return Some(iso(y, m as usize, d));
+        }
+        // January 31, 2026
+        if let Some(m) = month(w)
+            && let (Some(d), Some(y)) = (
+                words.get(i + 1).and_then(|x| num(x, 1, 31)),
+                words.get(i + 2).and_then(|x| num(x, 1900, 2100)),
+            )
+        {
+            return Some(iso(y, m, d));
+        }
+        // 31 January 2026
+        if let Some(d) = num(w, 1, 31)
+            && let (Some(m), Some(y)) = (
+                words.get(i + 1).and_then(|x| month(x)),
+                words.get(i + 2).and_then(|x| num(x, 1900, 2100)),
+            )
+        {
+            return Some(iso(y, m, d));
+        }
+    }
+    None
+}
+
 /// Normalizes a bare label to the (family, record key) it names:
 /// `NCT01234567`, `PMID:22663011` or `22663011`, a set_id UUID, `NDA215866`/`BLA125057`/
 /// `ANDA…`, `CIK0000078003` or `CIK78003`.
@@ -233,6 +318,31 @@ pub fn bare_label(s: &str) -> Option<(Family, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dates_are_read_in_the_usual_spellings() {
+        assert_eq!(
+            date_in(": January 31, 2026, after").as_deref(),
+            Some("2026-01-31")
+        );
+        assert_eq!(date_in(" of 31 March 2025.").as_deref(), Some("2025-03-31"));
+        assert_eq!(date_in(" (Sept. 5, 2024)").as_deref(), Some("2024-09-05"));
+        assert_eq!(date_in(" 2025-06-30;").as_deref(), Some("2025-06-30"));
+        assert_eq!(date_in(" was reached in 412 patients"), None);
+        // a window cut inside a character is no panic
+        let mut ev = Evidence::default();
+        let mut r = EvidenceRecord::outside(
+            "press:p@1".into(),
+            Family::Press,
+            "p".into(),
+            "u".into(),
+            None,
+        );
+        r.joined = format!("data cutoff {}", "é".repeat(40));
+        r.starts = vec![0];
+        ev.add(r);
+        assert_eq!(ev.stated_cutoff("press:p@1"), None);
+    }
 
     #[test]
     fn bare_labels_normalize() {
