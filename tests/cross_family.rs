@@ -107,14 +107,14 @@ fn the_metric_abstract_fills_trametinib_efficacy_cells() {
         ),
         row(
             "efficacy.value",
-            "NCT01245062 OS at month 6",
+            "NCT01245062 OS at week 26",
             "trametinib",
             "81",
             "%",
         ),
         row(
             "efficacy.value",
-            "NCT01245062 OS at month 6",
+            "NCT01245062 OS at week 26",
             "chemotherapy",
             "67",
             "%",

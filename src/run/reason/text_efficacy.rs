@@ -15,7 +15,7 @@
 //! for a biomarker population ("Among patients with PD-L1 ≥50%, …") is keyed by it and
 //! never takes a posted cell of the whole population. Otherwise the cell key is written
 //! from the concept:
-//! `NCT01245062 PFS` or `NCT09000001 MMR at week 48`, the arm the group's word (the
+//! `NCT01245062 PFS` or `NCT01245062 OS at week 26` (time points in weeks), the arm the group's word (the
 //! asset's first name for its own group), the unit the canonical one. A number that
 //! cannot be bound to a group (none named, or several and none in its clause) or to a
 //! trial is claimed with that part blank, and the run-level `binding` check drops it
@@ -375,18 +375,22 @@ fn time_of(t: &Text<'_>, i: usize, own_only: bool) -> Option<TimePoint> {
     all.iter().all(|(_, x)| x.same(first)).then_some(first)
 }
 
-/// A time point in words, in the unit it is usually stated in.
+/// A time point in one unit, weeks, so "6 months" and "26 weeks" are one cell key
+/// (`week 26`): a whole number of weeks when within a seventh of a day of one or when
+/// stated in months or years (month 6 is 26.09 weeks), else to one decimal (day 10 is
+/// `week 1.4`).
 fn time_words(tp: TimePoint) -> String {
-    let d = tp.days;
-    let whole = |x: f64| (x - x.round()).abs() < 0.02;
-    if d >= 365.0 && whole(d / 365.25) {
-        format!("month {}", (d / 30.4375).round())
-    } else if whole(d / 7.0) {
-        format!("week {}", (d / 7.0).round())
-    } else if whole(d / 30.44) {
-        format!("month {}", (d / 30.44).round())
+    let w = tp.days / 7.0;
+    let months = tp.days / 30.44;
+    let whole_months = (months - months.round()).abs() < 0.02 || {
+        let years = tp.days / 365.25;
+        (years - years.round()).abs() < 0.02 && years >= 1.0
+    };
+    if (w - w.round()).abs() < 0.02 || (whole_months && tp.days >= 28.0) {
+        format!("week {}", w.round())
     } else {
-        format!("day {}", d.round())
+        let t = format!("{:.1}", w);
+        format!("week {}", t.trim_end_matches(".0"))
     }
 }
 
@@ -531,7 +535,7 @@ fn compared(groups: &[(String, bool)], own: &str) -> Option<String> {
         .then(|| format!("{own} vs {}", arm_name(&other.0)))
 }
 
-/// A cell key written from the concept: `NCT01245062 PFS`, `NCT01245062 OS at month 6`.
+/// A cell key written from the concept: `NCT01245062 PFS`, `NCT01245062 OS at week 26`.
 fn concept_key(trial: &str, concept: &str, tp: Option<TimePoint>, arm: String) -> Key {
     let mut endpoint = format!("{trial} {concept}");
     if let Some(tp) = tp {
@@ -811,10 +815,12 @@ mod tests {
     }
 
     #[test]
-    fn time_points_are_words_in_their_usual_unit() {
+    fn time_points_are_words_in_one_unit() {
         assert_eq!(time_words(TimePoint { days: 48.0 * 7.0 }), "week 48");
-        assert_eq!(time_words(TimePoint { days: 6.0 * 30.44 }), "month 6");
-        assert_eq!(time_words(TimePoint { days: 2.0 * 365.25 }), "month 24");
-        assert_eq!(time_words(TimePoint { days: 29.0 }), "day 29");
+        assert_eq!(time_words(TimePoint { days: 6.0 * 30.44 }), "week 26");
+        assert_eq!(time_words(TimePoint { days: 12.0 * 30.44 }), "week 52");
+        assert_eq!(time_words(TimePoint { days: 365.25 }), "week 52");
+        assert_eq!(time_words(TimePoint { days: 2.0 * 365.25 }), "week 104");
+        assert_eq!(time_words(TimePoint { days: 10.0 }), "week 1.4");
     }
 }
