@@ -30,11 +30,14 @@ JOIN current_run r ON r.run_id = x.run_id
 LEFT JOIN catalog w ON w.snapshot_id = r.snapshot_id AND w.source_id = x.winner_source_id
 LEFT JOIN catalog o ON o.snapshot_id = r.snapshot_id AND o.source_id = x.other_source_id;
 
+-- efficacy reads profile_cells itself: none of its columns comes from the catalog, and a
+-- join to it that no column needs is work an engine may not drop
 CREATE VIEW efficacy AS
-SELECT asset_id, endpoint, population, arm, field, value, value_num, unit, label, status,
-       cutoff_date, url, quote
-FROM profile
-WHERE section = 'efficacy';
+SELECT c.asset_id, c.endpoint, c.population, c.arm, c.field, c.value, c.value_num, c.unit,
+       c.label, c.status, c.cutoff_date, c.url, c.quote
+FROM profile_cells c
+JOIN current_run r ON r.run_id = c.run_id
+WHERE c.section = 'efficacy';
 
 CREATE VIEW status_counts AS
 SELECT asset_id, section, status, COUNT(*) AS cells
