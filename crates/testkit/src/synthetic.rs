@@ -226,8 +226,19 @@ struct Cross {
 
 /// Rewrites the study's primary outcome as an objective response rate at week 24 (one
 /// decimal, as registries post it) and writes what the text sources say of it.
+fn lowercase_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_lowercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
 fn cross_family(trial: &mut serde_json::Value, i: usize, drug: &str) -> Cross {
     let has_results = trial["hasResults"] == true;
+    let nct = trial["protocolSection"]["identificationModule"]["nctId"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
     let (v, p) = (20 + num(i, 21) % 50, 5 + num(i, 22) % 15);
     let (vd, pd) = (num(i, 23) % 10, num(i, 24) % 10);
     let posted = format!("{v}.{vd}");
@@ -310,7 +321,11 @@ fn cross_family(trial: &mut serde_json::Value, i: usize, drug: &str) -> Cross {
     Cross {
         label_time: label_date.replace('-', ""),
         paper: sentence(off("pubmed", 2), true),
-        label: sentence(off("fda_label", 3), false),
+        // a label names its study: by its NCT id here
+        label: format!(
+            "In {nct}, {}",
+            lowercase_first(&sentence(off("fda_label", 3), false))
+        ),
         press: sentence(off("press", 4), false),
         planted,
     }

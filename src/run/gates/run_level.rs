@@ -169,7 +169,7 @@ fn check_text_binding(c: &Claim, v: &mut Verdict) {
     } else if c.endpoint.as_deref().is_none_or(|e| !e.starts_with("NCT")) {
         v.reject(
             Gate::Binding,
-            "a number read from text must name its trial: the record names no NCT id of the asset's, and the asset has no single trial".into(),
+            "a number read from text must name its trial: its sentence and record name none by NCT id or acronym, and it may not fall back to the asset's only trial (a label, a study named its own way, another phase)".into(),
             false,
         );
     }

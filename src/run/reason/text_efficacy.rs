@@ -204,6 +204,11 @@ fn trial_of(
     if !own.is_empty() {
         return None;
     }
+    // "In Study RA-III, …", "Trial 2 showed …": a study the sentence names by its own
+    // designation is no trial the record or asset names otherwise
+    if names_a_study(sentence) {
+        return None;
+    }
     if record.len() == 1 {
         return record.iter().next().cloned();
     }
@@ -224,11 +229,79 @@ fn trial_of(
     if hits.len() == 1 {
         return hits.into_iter().next().cloned();
     }
+    // The asset's only trial, for a paper or a press page that names none: never for a
+    // label (its clinical studies are its own pivotal studies, named its own way), and
+    // not when the record states a phase the trial's record does not have.
+    if row.family == "fda_label" {
+        return None;
+    }
     let mut known: BTreeSet<String> = input.asset.trials.iter().cloned().collect();
     known.extend(input.studies().map(|(_, s)| s.nct.clone()));
-    (known.len() == 1)
+    let only = (known.len() == 1)
         .then(|| known.into_iter().next())
-        .flatten()
+        .flatten()?;
+    let stated = phases_named(row.fields.iter().map(|(_, _, t)| t.as_str()));
+    let posted: BTreeSet<u8> = input
+        .studies()
+        .filter(|(_, s)| s.nct == only)
+        .flat_map(|(_, s)| s.phases.iter().filter_map(|p| phase_number(&p.text)))
+        .collect();
+    if !stated.is_empty() && !posted.is_empty() && stated.is_disjoint(&posted) {
+        return None;
+    }
+    Some(only)
+}
+
+/// Whether a sentence names a study by a designation of its own: "Study RA-III",
+/// "Studies 1 and 2", "Trial 301".
+fn names_a_study(sentence: &str) -> bool {
+    let words: Vec<&str> = sentence
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ':' | '(' | ')'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.windows(2).any(|w| {
+        matches!(w[0], "Study" | "Studies" | "Trial" | "Trials")
+            && w[1]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+            && w[1]
+                .chars()
+                .any(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
+    })
+}
+
+/// The trial phases a record's texts state ("phase 3", "phase III", "Phase 2b").
+fn phases_named<'t>(texts: impl Iterator<Item = &'t str>) -> BTreeSet<u8> {
+    let mut out = BTreeSet::new();
+    for t in texts {
+        let lower = t.to_ascii_lowercase();
+        for (at, _) in lower.match_indices("phase") {
+            let rest = lower[at + 5..].trim_start_matches([' ', '-']);
+            let token: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            if let Some(n) = phase_number(&token) {
+                out.insert(n);
+            }
+        }
+    }
+    out
+}
+
+/// A phase as a number: `3`, `III`, `PHASE3`, `2b` and `IIb` are 3, 3, 3, 2 and 2.
+fn phase_number(s: &str) -> Option<u8> {
+    let t = s.to_ascii_lowercase();
+    let t = t.trim_start_matches("phase").trim_start_matches(['_', ' ']);
+    let t = t.trim_end_matches(['a', 'b']);
+    match t {
+        "1" | "i" => Some(1),
+        "2" | "ii" => Some(2),
+        "3" | "iii" => Some(3),
+        "4" | "iv" => Some(4),
+        _ => None,
+    }
 }
 
 /// A study's acronym: its own field, else a closing parenthesis of its brief title that
@@ -757,6 +830,22 @@ mod tests {
         assert!(!title_names(t, &words(t), "placebo"));
         let t = "Placebo + MTX";
         assert!(title_names(t, &words(t), "pbo"));
+    }
+
+    #[test]
+    fn a_study_named_its_own_way_or_another_phase_is_no_fallback() {
+        assert!(names_a_study("In Study RA-III, 85% of patients responded."));
+        assert!(names_a_study("Studies 1 and 2 enrolled adults."));
+        assert!(names_a_study(
+            "In HS Study I, 42% of patients on HUMIRA responded."
+        ));
+        assert!(!names_a_study("In this study, the response rate was 45%."));
+        assert!(!names_a_study("In a Phase I trial, 20% responded."));
+        let phases = phases_named(["In this phase 2b trial", "A Phase III study"].into_iter());
+        assert_eq!(phases, [2, 3].into());
+        assert_eq!(phase_number("PHASE3"), Some(3));
+        assert_eq!(phase_number("IIb"), Some(2));
+        assert_eq!(phase_number("x"), None);
     }
 
     #[test]
