@@ -75,7 +75,6 @@ pub fn biomarkers(input: &Input<'_>, e: &mut Emit<'_>) {
 /// cut-off). The mention is an exact slice of `s`.
 pub fn mentions<'s>(s: &'s str, lex: &Lexicon) -> Vec<(String, &'s str)> {
     let t = Text::new(s);
-    let offset = |k: usize| t.tokens[k].text.as_ptr() as usize - s.as_ptr() as usize;
     let mut out: Vec<(String, &str)> = Vec::new();
     let mut i = 0;
     while i < t.tokens.len() {
@@ -104,7 +103,7 @@ pub fn mentions<'s>(s: &'s str, lex: &Lexicon) -> Vec<(String, &'s str)> {
             endpoint = format!("{name} {cut}");
             last = end;
         }
-        let value = &s[offset(start)..offset(last) + t.tokens[last].text.len()];
+        let value = t.span_in(s, start..last + 1);
         if !out.iter().any(|(b, _)| *b == endpoint) {
             out.push((endpoint, value));
         }

@@ -23,7 +23,7 @@
 
 use std::collections::BTreeSet;
 
-use super::ctgov::Study;
+use super::ctgov::Outcome;
 use super::{Emit, Input, Key};
 use crate::lake::bundle::Row;
 use crate::run::gates::entailment::binder::{Kind, Text, TimePoint, endpoint_time_points};
@@ -576,14 +576,6 @@ fn read_sentence(
 /// else one the sentence's leading "In …," or "Among …," phrase names ("Among patients
 /// with PD-L1 ≥50%, …"); empty for the trial's whole population.
 fn biomarker_population(t: &Text<'_>, s: &str, i: usize) -> String {
-    let span = |r: std::ops::Range<usize>| -> &str {
-        if r.is_empty() {
-            return "";
-        }
-        let at = |k: usize| t.tokens[k].text.as_ptr() as usize - s.as_ptr() as usize;
-        let last = &t.tokens[r.end - 1];
-        &s[at(r.start)..at(r.end - 1) + last.text.len()]
-    };
     let lex = super::biomarkers::lexicon();
     let leading = match t.word(0) {
         Some("in" | "among") => {
@@ -594,7 +586,11 @@ fn biomarker_population(t: &Text<'_>, s: &str, i: usize) -> String {
     };
     [t.clause(i), leading]
         .into_iter()
-        .find_map(|r| super::biomarkers::mentions(span(r), lex).into_iter().next())
+        .find_map(|r| {
+            super::biomarkers::mentions(t.span_in(s, r), lex)
+                .into_iter()
+                .next()
+        })
         .map(|(b, _)| b)
         .unwrap_or_default()
 }
@@ -647,59 +643,38 @@ fn posted_analysis(
         .find(|(_, mine)| !mine)
         .map(|(w, _)| w.as_str())?;
     let kind_word = kind.split(' ').next().filter(|w| !w.is_empty())?;
-    let latest = input
-        .studies()
-        .filter(|(_, s)| s.nct == trial)
-        .map(|(r, _)| r.cutoff_date.clone())
-        .max()?;
-    let words_of = |title: &str| -> Vec<String> {
-        title
-            .split(|c: char| !c.is_alphanumeric())
-            .map(str::to_lowercase)
-            .collect()
-    };
     let mut found: Vec<PostedAnalysis> = Vec::new();
-    for (_, s) in input
-        .studies()
-        .filter(|(r, s)| s.nct == trial && r.cutoff_date == latest)
-    {
-        for o in &s.outcomes {
-            let title = Text::new(&o.endpoint);
-            let cs = tables().endpoints.all(&title, 0..title.tokens.len());
-            if !cs.iter().any(|(_, c)| *c == concept) {
+    for o in latest_outcomes(input, trial, concept) {
+        let tps = endpoint_time_points(&o.endpoint);
+        if tp.is_some_and(|tp| !tps.iter().any(|x| x.same(tp))) {
+            continue;
+        }
+        for (j, a) in o.analyses.iter().enumerate() {
+            if a.estimate.is_none() || !a.estimate_type.to_lowercase().contains(kind_word) {
                 continue;
             }
-            let tps = endpoint_time_points(&o.endpoint);
-            if tp.is_some_and(|tp| !tps.iter().any(|x| x.same(tp))) {
+            let (key, direction, _) = super::ctgov::analysis_key(o, j, a);
+            let titles: Vec<Vec<String>> = a
+                .groups
+                .iter()
+                .map(|g| words_of(o.groups.get(g).map_or(g.as_str(), String::as_str)))
+                .collect();
+            // the stated direction's first side is the asset's group
+            let Some(first) = key.arm.split(" vs ").next() else {
                 continue;
-            }
-            for (j, a) in o.analyses.iter().enumerate() {
-                if a.estimate.is_none() || !a.estimate_type.to_lowercase().contains(kind_word) {
-                    continue;
-                }
-                let (key, direction, _) = super::ctgov::analysis_key(o, j, a);
-                let titles: Vec<Vec<String>> = a
-                    .groups
-                    .iter()
-                    .map(|g| words_of(o.groups.get(g).map_or(g.as_str(), String::as_str)))
-                    .collect();
-                // the stated direction's first side is the asset's group
-                let Some(first) = key.arm.split(" vs ").next() else {
-                    continue;
-                };
-                let first = words_of(first);
-                let asset_first = direction.is_some() && claimed.iter().any(|c| first.contains(c));
-                let has_other = a.groups.iter().zip(&titles).any(|(g, t)| {
-                    let title = o.groups.get(g).map_or(g.as_str(), String::as_str);
-                    title_names(title, t, other) && !claimed.iter().any(|c| t.contains(c))
+            };
+            let first = words_of(first);
+            let asset_first = direction.is_some() && claimed.iter().any(|c| first.contains(c));
+            let has_other = a.groups.iter().zip(&titles).any(|(g, t)| {
+                let title = o.groups.get(g).map_or(g.as_str(), String::as_str);
+                title_names(title, t, other) && !claimed.iter().any(|c| t.contains(c))
+            });
+            if titles.len() == 2 && asset_first && has_other {
+                found.push(PostedAnalysis {
+                    key,
+                    estimate_unit: a.estimate_type.clone(),
+                    ci_unit: super::ctgov::ci_words(&a.ci_pct, &a.ci_sides),
                 });
-                if titles.len() == 2 && asset_first && has_other {
-                    found.push(PostedAnalysis {
-                        key,
-                        estimate_unit: a.estimate_type.clone(),
-                        ci_unit: super::ctgov::ci_words(&a.ci_pct, &a.ci_sides),
-                    });
-                }
             }
         }
     }
@@ -720,70 +695,83 @@ fn posted_cell(
     word: &str,
     claimed: &[String],
 ) -> Option<(Key, String)> {
-    // the latest data version of the trial names the cell (an older version's outcome may
-    // be worded otherwise; the precedence rules then weigh the versions' values)
-    let latest = input
-        .studies()
-        .filter(|(_, s)| s.nct == trial)
-        .map(|(r, _)| r.cutoff_date.clone())
-        .max()?;
-    let studies: Vec<&Study> = input
-        .studies()
-        .filter(|(r, s)| s.nct == trial && r.cutoff_date == latest)
-        .map(|(_, s)| s)
-        .collect();
     let mut found: Vec<(Key, String)> = Vec::new();
-    for s in studies {
-        for o in &s.outcomes {
-            let title = Text::new(&o.endpoint);
-            let cs = tables().endpoints.all(&title, 0..title.tokens.len());
-            if !cs.iter().any(|(_, c)| *c == concept) {
-                continue;
-            }
-            if tables().units.canonical(&o.unit) != Some(unit) {
-                continue;
-            }
-            let tps = endpoint_time_points(&o.endpoint);
-            let time_ok = match tp {
-                Some(tp) => tps.iter().any(|x| x.same(tp)),
-                None => unit != "%" || tps.is_empty(),
-            };
-            if !time_ok {
-                continue;
-            }
-            let groups: Vec<&String> = o
-                .groups
-                .iter()
-                .filter(|(gid, title)| {
-                    let ws: Vec<String> = title
-                        .split(|c: char| !c.is_alphanumeric())
-                        .map(str::to_lowercase)
-                        .collect();
-                    let names = if mine {
-                        claimed.iter().any(|c| ws.contains(c))
-                    } else {
-                        title_names(title, &ws, word) && !claimed.iter().any(|c| ws.contains(c))
-                    };
-                    names
-                        && o.measurements.iter().any(|m| {
-                            &m.group == *gid && m.population.is_empty() && m.value.is_some()
-                        })
-                })
-                .map(|(_, title)| title)
-                .collect();
-            if let [g] = groups[..] {
-                let key = Key {
-                    endpoint: o.endpoint.clone(),
-                    population: String::new(),
-                    arm: g.clone(),
+    for o in latest_outcomes(input, trial, concept) {
+        if tables().units.canonical(&o.unit) != Some(unit) {
+            continue;
+        }
+        let tps = endpoint_time_points(&o.endpoint);
+        let time_ok = match tp {
+            Some(tp) => tps.iter().any(|x| x.same(tp)),
+            None => unit != "%" || tps.is_empty(),
+        };
+        if !time_ok {
+            continue;
+        }
+        let groups: Vec<&String> = o
+            .groups
+            .iter()
+            .filter(|(gid, title)| {
+                let ws = words_of(title);
+                let names = if mine {
+                    claimed.iter().any(|c| ws.contains(c))
+                } else {
+                    title_names(title, &ws, word) && !claimed.iter().any(|c| ws.contains(c))
                 };
-                if !found.iter().any(|(k, _)| *k == key) {
-                    found.push((key, o.unit.clone()));
-                }
+                names
+                    && o.measurements
+                        .iter()
+                        .any(|m| &m.group == *gid && m.population.is_empty() && m.value.is_some())
+            })
+            .map(|(_, title)| title)
+            .collect();
+        if let [g] = groups[..] {
+            let key = Key {
+                endpoint: o.endpoint.clone(),
+                population: String::new(),
+                arm: g.clone(),
+            };
+            if !found.iter().any(|(k, _)| *k == key) {
+                found.push((key, o.unit.clone()));
             }
         }
     }
     (found.len() == 1).then(|| found.pop()).flatten()
+}
+
+/// The outcomes of the trial's latest posted data version that name endpoint `concept`:
+/// that version names the cells (an older version's outcome may be worded otherwise; the
+/// precedence rules then weigh the versions' values).
+fn latest_outcomes<'i>(input: &'i Input<'_>, trial: &str, concept: &str) -> Vec<&'i Outcome> {
+    let Some(latest) = input
+        .studies()
+        .filter(|(_, s)| s.nct == trial)
+        .map(|(r, _)| r.cutoff_date.clone())
+        .max()
+    else {
+        return Vec::new();
+    };
+    input
+        .studies()
+        .filter(|(r, s)| s.nct == trial && r.cutoff_date == latest)
+        .flat_map(|(_, s)| &s.outcomes)
+        .filter(|o| {
+            let title = Text::new(&o.endpoint);
+            tables()
+                .endpoints
+                .all(&title, 0..title.tokens.len())
+                .iter()
+                .any(|(_, c)| *c == concept)
+        })
+        .collect()
+}
+
+/// A title's words, lower-cased.
+fn words_of(title: &str) -> Vec<String> {
+    title
+        .split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+        .collect()
 }
 
 #[cfg(test)]
@@ -820,16 +808,11 @@ mod tests {
         assert_eq!(arm_name("PBO"), "placebo");
         assert_eq!(arm_name("mtx"), "methotrexate");
         assert_eq!(arm_name("imatinib"), "imatinib");
-        let words = |t: &str| -> Vec<String> {
-            t.split(|c: char| !c.is_alphanumeric())
-                .map(str::to_lowercase)
-                .collect()
-        };
         let t = "Methotrexate Alone";
-        assert!(title_names(t, &words(t), "mtx"));
-        assert!(!title_names(t, &words(t), "placebo"));
+        assert!(title_names(t, &words_of(t), "mtx"));
+        assert!(!title_names(t, &words_of(t), "placebo"));
         let t = "Placebo + MTX";
-        assert!(title_names(t, &words(t), "pbo"));
+        assert!(title_names(t, &words_of(t), "pbo"));
     }
 
     #[test]

@@ -111,6 +111,16 @@ impl<'a> Text<'a> {
         Text { tokens }
     }
 
+    /// The stretch of `s`, the text this was cut from, that tokens `r` cover: an exact
+    /// slice, from the first token's start to the last one's end (empty for no tokens).
+    pub fn span_in<'s>(&self, s: &'s str, r: std::ops::Range<usize>) -> &'s str {
+        if r.is_empty() {
+            return "";
+        }
+        let at = |k: usize| self.tokens[k].text.as_ptr() as usize - s.as_ptr() as usize;
+        &s[at(r.start)..at(r.end - 1) + self.tokens[r.end - 1].text.len()]
+    }
+
     /// Indices of the number tokens equal to `n` (thousands separators removed).
     pub fn numbers_equal(&self, n: &str) -> Vec<usize> {
         (0..self.tokens.len())
