@@ -142,6 +142,7 @@ fn chunk_mask(text: &str, base: usize, chunk: &[u8], spill: &mut (u64, u64)) -> 
         while j < to {
             let b = chunk[j];
             if *decided >> j & 1 == 1 {
+                // a continuation byte, classed with its character
             } else if b.is_ascii() {
                 *m |= ((b.is_ascii_lowercase() || b.is_ascii_digit()) as u64) << j;
             } else {
@@ -232,7 +233,7 @@ impl Bm25 {
         I::IntoIter: Clone,
     {
         let docs = docs.into_iter();
-        // sized once from the text: about one term per 6 bytes, fewer distinct ones
+        // the term numbers, sized once from the text: about one term per 5 to 7 bytes
         let bytes: usize = docs.clone().map(str::len).sum();
         let mut index = Bm25 {
             table: HashTable::with_capacity(256),
@@ -301,12 +302,14 @@ impl Bm25 {
     /// The number of a term, if the index has it.
     fn lookup(&self, t: &str) -> Option<u32> {
         match packed(t) {
-            Some(key) => self
-                .short
-                .find(hash_packed(key), |&(k, _)| k == key)
-                .map(|&(_, id)| id),
+            Some(key) => self.find_short(hash_packed(key), key),
             None => self.find(hash_of(t), t),
         }
+    }
+
+    /// The number of the term of up to 8 bytes packed as `key`, if the index has it.
+    fn find_short(&self, hash: u64, key: u64) -> Option<u32> {
+        self.short.find(hash, |&(k, _)| k == key).map(|&(_, id)| id)
     }
 
     fn find(&self, hash: u64, t: &str) -> Option<u32> {
@@ -323,7 +326,7 @@ impl Bm25 {
             return self.intern_long(t);
         };
         let hash = hash_packed(key);
-        if let Some(&(_, id)) = self.short.find(hash, |&(k, _)| k == key) {
+        if let Some(id) = self.find_short(hash, key) {
             return id;
         }
         let id = self.push_term(t);
