@@ -173,11 +173,14 @@ fn header(t: &Text<'_>, end: usize) -> Option<Vec<String>> {
     for (k, &(start, after)) in marks.iter().enumerate() {
         // the first label is the last words before its count, not the table's title
         let lo = if k == 0 {
-            let mut j = start;
+            // a dose in parentheses right before the count is the label's own ("Low
+            // Maintenance Dose (20 or 10 mg every other week) N = 95")
+            let named = open_of(t, start).unwrap_or(start);
+            let mut j = named;
             while j > 0
                 && t.tokens[j - 1].text != "."
                 && t.tokens[j - 1].text != ")"
-                && start - j < 6
+                && named - j < 6
             {
                 j -= 1;
             }
@@ -197,6 +200,27 @@ fn header(t: &Text<'_>, end: usize) -> Option<Vec<String>> {
         from = after;
     }
     Some(labels)
+}
+
+/// Where the parenthesis that closes right before token `end` opens, if it does.
+fn open_of(t: &Text<'_>, end: usize) -> Option<usize> {
+    if end == 0 || t.tokens[end - 1].text != ")" {
+        return None;
+    }
+    let mut depth = 0usize;
+    for i in (0..end).rev() {
+        match t.tokens[i].text {
+            ")" => depth += 1,
+            "(" => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -231,6 +255,18 @@ mod tests {
             cell("Median PFS was 4.8 months", "4.8").is_none(),
             "a sentence is no row"
         );
+    }
+
+    #[test]
+    fn a_first_column_named_with_its_dose_in_parentheses_is_a_column() {
+        let q = "Low Maintenance Dose† (20 or 10 mg every other week) N = 95 High Maintenance Dose# (40 or 20 mg every other week) N = 93 Week 26 Clinical Remission‡ 28% 39%";
+        let c = cell(q, "39").unwrap();
+        let (col, labels) = c.column.unwrap();
+        assert_eq!(col, 1);
+        assert!(labels[0].starts_with("Low Maintenance Dose"), "{labels:?}");
+        assert!(labels[1].starts_with("High Maintenance Dose"), "{labels:?}");
+        // an unclosed parenthesis names nothing more
+        assert!(open_of(&Text::new("dose ) N = 5"), 2).is_none());
     }
 
     #[test]
