@@ -322,6 +322,47 @@ const COMPARATORS: &[&str] = &[
     "observation",
 ];
 
+/// The age groups a population can name, each with the words that name it. A claim for
+/// one age group whose quote speaks only of others states another population's value.
+const AGE_GROUPS: [(&str, &[&str]); 3] = [
+    (
+        "children",
+        &[
+            "child",
+            "children",
+            "childhood",
+            "pediatric",
+            "paediatric",
+            "adolescent",
+            "adolescents",
+            "infant",
+            "infants",
+            "neonate",
+            "neonates",
+            "newborn",
+            "newborns",
+            "toddler",
+            "toddlers",
+            "juvenile",
+        ],
+    ),
+    ("adults", &["adult", "adults"]),
+    ("elderly", &["elderly", "geriatric"]),
+];
+
+/// The age groups (indexes into [`AGE_GROUPS`]) that lower-cased words name.
+fn age_groups<'w>(words: impl IntoIterator<Item = &'w str>) -> Vec<usize> {
+    let mut out = Vec::new();
+    for w in words {
+        if let Some(g) = AGE_GROUPS.iter().position(|(_, ws)| ws.contains(&w))
+            && !out.contains(&g)
+        {
+            out.push(g);
+        }
+    }
+    out
+}
+
 /// Words that name a subgroup outright, in a clause of any field.
 const STRONG_SUBGROUP: &[&str] = &[
     "subgroup",

@@ -72,6 +72,14 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "/adverse_reactions/0",
                 "Injection site reactions were not observed in the 12-week study.",
             ),
+            (
+                "/adverse_reactions/1",
+                "Decreased appetite was reported in 39% of children ages 6 to 12 years.",
+            ),
+            (
+                "/pharmacokinetics/0",
+                "In elderly subjects, the mean Cmax was 384 ng/mL.",
+            ),
         ],
     );
     let mut assets = HashMap::new();
@@ -164,6 +172,33 @@ fn units_time_points_and_populations_must_be_the_quotes() {
     assert_eq!(judge(&c), Entailment::Holds);
     c.population = Some("BRAF V600K".into());
     assert_eq!(rule(&judge(&c)), Some(Rule::Population));
+}
+
+#[test]
+fn a_value_of_one_age_group_is_not_another_groups() {
+    let q = "Decreased appetite was reported in 39% of children ages 6 to 12 years.";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Decreased appetite in 39%",
+        q,
+    );
+    // the age rule, not the rule that the record must name the population
+    let by_age = |v: &Entailment| matches!(v, Entailment::Fails(Rule::Population, why) if why.starts_with("the quote gives"));
+    c.population = Some("adults with ADHD".into());
+    assert!(by_age(&judge(&c)), "{:?}", judge(&c));
+    c.population = Some("children 6 to 12 years".into());
+    assert_eq!(judge(&c), Entailment::Holds);
+    let q = "In elderly subjects, the mean Cmax was 384 ng/mL.";
+    let mut c = claim("tirzepatide", "efficacy.value", "384 ng/mL", q);
+    c.population = Some("younger adults (20 to 40 years)".into());
+    assert!(by_age(&judge(&c)), "{:?}", judge(&c));
+    c.population = Some("elderly subjects".into());
+    assert_eq!(judge(&c), Entailment::Holds);
+    // older adults are the elderly too: no age group is contradicted (the record still
+    // has to name the population, which this one does not)
+    c.population = Some("older adults".into());
+    assert!(!by_age(&judge(&c)), "{:?}", judge(&c));
 }
 
 #[test]

@@ -12,9 +12,9 @@ use std::collections::HashSet;
 use super::binder::{Kind, Text, TimePoint};
 use super::tables::{Lexicon, is_unit_word};
 use super::{
-    COMPARATORS, Claim, Context, DOWN, Entailment, GENERIC, LOADING, MAINTENANCE, NEGATIONS, Rule,
-    STRONG_SUBGROUP, SUBGROUP, Scope, UP, claim_unit, claimed_name, claimed_words, distinctive,
-    doses, overall, words,
+    AGE_GROUPS, COMPARATORS, Claim, Context, DOWN, Entailment, GENERIC, LOADING, MAINTENANCE,
+    NEGATIONS, Rule, STRONG_SUBGROUP, SUBGROUP, Scope, UP, age_groups, claim_unit, claimed_name,
+    claimed_words, distinctive, doses, overall, words,
 };
 use crate::run::evidence::EvidenceRecord;
 use crate::run::profile;
@@ -1046,6 +1046,25 @@ impl Binding<'_, '_> {
                 );
             }
         } else {
+            let pop = Text::new(c.population.as_deref().unwrap_or(""));
+            let mut claimed_ages = age_groups(pop.tokens.iter().map(|x| x.lower.as_str()));
+            // "older adults" are the elderly as well
+            if pop.tokens.iter().any(|x| x.lower == "older") {
+                claimed_ages.extend(age_groups(["elderly"]));
+            }
+            let quoted_ages = age_groups(t.tokens.iter().map(|x| x.lower.as_str()));
+            if !claimed_ages.is_empty()
+                && !quoted_ages.is_empty()
+                && !quoted_ages.iter().any(|g| claimed_ages.contains(g))
+            {
+                return Entailment::Fails(
+                    Rule::Population,
+                    format!(
+                        "the quote gives {n} for {}, and the claim is for {}",
+                        AGE_GROUPS[quoted_ages[0]].0, AGE_GROUPS[claimed_ages[0]].0
+                    ),
+                );
+            }
             let want = distinctive(c.population.as_deref().unwrap_or(""));
             let all: HashSet<&str> = t.tokens.iter().map(|x| x.lower.as_str()).collect();
             // the population may be named around the quote (a section heading, a group's
