@@ -586,36 +586,54 @@ fn outcome_population(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Enta
     }
     // the outcome's own population text: JSON `…/outcomeMeasures/N/populationDescription`,
     // legacy XML `…/outcome[N]/population[1]`
-    let (head, key) = if let Some(i) = place.find("/outcomeMeasures/") {
+    let (head, key, title_key) = if let Some(i) = place.find("/outcomeMeasures/") {
         let rest = &place[i + "/outcomeMeasures/".len()..];
         let n = rest.split('/').next()?;
         (
             format!("{}/outcomeMeasures/{n}", &place[..i]),
             "/populationDescription",
+            "/title",
         )
     } else if let Some(i) = place.find("/outcome[") {
         let end = place[i + 1..].find(']')? + i + 2;
-        (place[..end].to_string(), "/population[1]")
+        (place[..end].to_string(), "/population[1]", "/title[1]")
     } else {
         return None;
     };
-    let want = format!("{head}{key}");
-    let text = r
-        .locators
-        .iter()
-        .position(|l| *l == want)
-        .map(|i| r.field_text(i))?;
+    let field_at = |key: &str| {
+        let want = format!("{head}{key}");
+        r.locators
+            .iter()
+            .position(|l| *l == want)
+            .map(|i| r.field_text(i))
+    };
+    let said = distinctive(&format!(
+        "{} {}",
+        c.endpoint.as_deref().unwrap_or(""),
+        c.value
+    ));
+    // a title that names whom it counts: "Percentage of Participants With a Erythroid Gene
+    // Signature Who Achieved …"
+    if let Some(title) = field_at(title_key)
+        && let Some(q) = title_qualifier(title)
+        && !q.iter().any(|x| said.contains(x))
+    {
+        return Some(Entailment::Fails(
+            Rule::Population,
+            format!(
+                "the outcome counts only participants with {} ({:?}), not all patients",
+                q.join(" "),
+                crate::domain::one_line(title)
+            ),
+        ));
+    }
+    let text = field_at(key)?;
     let w = words(text);
     let subset = w
         .windows(2)
         .any(|p| p[0] == "who" && matches!(p[1].as_str(), "underwent" | "had" | "achieved"))
         || w.iter().any(|x| STRONG_SUBGROUP.contains(&x.as_str()));
     let named = {
-        let said = distinctive(&format!(
-            "{} {}",
-            c.endpoint.as_deref().unwrap_or(""),
-            c.value
-        ));
         distinctive(text)
             .iter()
             .filter(|x| x.len() >= 4)
@@ -630,6 +648,22 @@ fn outcome_population(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Enta
             ),
         )
     })
+}
+
+/// The distinctive words of an outcome title's subset, "Participants With <subset> Who
+/// …" (a few words at most), if the title has one.
+fn title_qualifier(title: &str) -> Option<Vec<String>> {
+    let w = words(title);
+    let at = w.windows(2).position(|p| {
+        matches!(p[0].as_str(), "participants" | "patients" | "subjects") && p[1] == "with"
+    })?;
+    let rest = &w[at + 2..];
+    let who = rest.iter().take(9).position(|x| x == "who")?;
+    let q: Vec<String> = distinctive(&rest[..who].join(" "))
+        .into_iter()
+        .filter(|x| x.len() >= 4)
+        .collect();
+    (!q.is_empty()).then_some(q)
 }
 
 fn row_context(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {

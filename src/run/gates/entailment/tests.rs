@@ -294,3 +294,26 @@ fn identifiers_of_every_kind_are_read() {
     );
     assert!(identifiers("300 mg q2w").iter().all(|i| i != "300MG"));
 }
+
+#[test]
+fn an_outcome_title_names_the_subset_it_counts() {
+    assert_eq!(
+        title_qualifier(
+            "Percentage of Participants With a Erythroid Gene Signature Who Achieved RBC Transfusion Independence"
+        ),
+        Some(vec![
+            "erythroid".to_string(),
+            "gene".to_string(),
+            "signature".to_string()
+        ])
+    );
+    // "with" that names the event counted, not whom
+    assert_eq!(
+        title_qualifier("Number of Participants With Treatment-Emergent Adverse Events"),
+        None
+    );
+    assert_eq!(
+        title_qualifier("Percentage of Participants Who Achieved RBC Transfusion Independence"),
+        None
+    );
+}
