@@ -73,6 +73,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "Injection site reactions were not observed in the 12-week study.",
             ),
             (
+                "/dosage_and_administration/1",
+                "17 kg to < 40 kg: 80 mg on Day 1; and 40 mg two weeks later (on Day 15) 20 mg every other week.",
+            ),
+            (
                 "/adverse_reactions/1",
                 "Decreased appetite was reported in 39% of children ages 6 to 12 years.",
             ),
@@ -279,6 +283,23 @@ fn loading_doses_and_negations_are_read() {
         q,
     );
     assert_eq!(judge(&c), Entailment::Holds);
+}
+
+#[test]
+fn a_regimen_after_another_dose_is_that_doses() {
+    let q = "80 mg on Day 1; and 40 mg two weeks later (on Day 15) 20 mg every other week.";
+    let c = claim("tirzepatide", "identity.dose", "40 mg every other week", q);
+    let v = judge(&c);
+    assert!(
+        matches!(&v, Entailment::Fails(Rule::Dose, why) if why.starts_with("in the quote no regimen")),
+        "{v:?}"
+    );
+    let c = claim("tirzepatide", "identity.dose", "20 mg every other week", q);
+    assert_eq!(judge(&c), Entailment::Holds);
+    // in a value, a regimen after one dose is not the next dose's
+    let t = Text::new("100 mg once daily maintenance after a 200 mg Day 1 dose");
+    assert_eq!(text::regimen_for_tests(&t, "100").as_deref(), Some("q1d"));
+    assert_eq!(text::regimen_for_tests(&t, "200"), None);
 }
 
 #[test]

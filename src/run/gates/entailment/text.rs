@@ -376,14 +376,39 @@ fn regimens(t: &Text<'_>, r: std::ops::Range<usize>) -> Vec<(usize, String)> {
     out
 }
 
-/// The regimen bound to the number at `at` in range `r`: the first after it, else the
-/// last before it.
+/// The regimen bound to the number at `at` in range `r`: the first after it with no other
+/// dose between them ("40 mg on Day 15, 20 mg every other week": every other week is the
+/// 20 mg's), else the last before it that follows no dose at all ("100 mg once daily after
+/// a 200 mg dose": once daily is the 100 mg's). A dose inside a deeper parenthesis ("40 mg
+/// (2 × 20 mg) every other week") is the same dose spelled out.
 fn regimen_of(t: &Text<'_>, at: usize, r: std::ops::Range<usize>) -> Option<String> {
+    let start = r.start;
     let all = regimens(t, r);
+    let depth = t.tokens[at].depth;
+    let dose_between = |a: usize, b: usize| {
+        (a..b).any(|k| {
+            t.tokens[k].depth <= depth
+                && t.tokens[k].kind == Kind::Number
+                && matches!(
+                    t.word(k + 1),
+                    Some("mg" | "mcg" | "µg" | "μg" | "g" | "ml" | "units" | "iu")
+                )
+        })
+    };
     all.iter()
-        .find(|(i, _)| *i > at)
-        .or_else(|| all.iter().rev().find(|(i, _)| *i < at))
+        .find(|(i, _)| *i > at && !dose_between(at + 1, *i))
+        .or_else(|| {
+            all.iter()
+                .rev()
+                .find(|(i, _)| *i < at && !dose_between(start, *i) && !dose_between(*i + 1, at))
+        })
         .map(|(_, g)| g.clone())
+}
+
+/// [`regimen_of`] the first `n` of a whole text, for tests.
+#[cfg(test)]
+pub(super) fn regimen_for_tests(t: &Text<'_>, n: &str) -> Option<String> {
+    regimen_of(t, t.numbers_equal(n)[0], 0..t.tokens.len())
 }
 
 /// The clause of the enclosing text when `at` sits in parentheses.
@@ -913,11 +938,18 @@ impl Binding<'_, '_> {
             if let Some(want) = &local.regimen {
                 let have = regimen_of(t, at, clause.clone())
                     .or_else(|| around.clone().and_then(|o| regimen_of(t, at, o)))
-                    .or_else(|| {
-                        regimens(t, at..t.tokens.len())
-                            .first()
-                            .map(|(_, g)| g.clone())
-                    });
+                    .or_else(|| regimen_of(t, at, at..t.tokens.len()));
+                // the quote gives regimens, each bound to another dose: none is this one's
+                if have.is_none() && !regimens(t, 0..t.tokens.len()).is_empty() {
+                    return Entailment::Fails(
+                        Rule::Dose,
+                        format!(
+                            "in the quote no regimen is given for {n} ({:?}): the quote's regimens are other doses'; the claim says {}",
+                            self.clause_text(&clause),
+                            regimen_words(want)
+                        ),
+                    );
+                }
                 if let Some(have) = have
                     && &have != want
                 {
