@@ -81,6 +81,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "Decreased appetite was reported in 39% of children ages 6 to 12 years.",
             ),
             (
+                "/clinical_pharmacology/0",
+                "Antibodies were identified in 16% of treated patients. In patients receiving concomitant MTX, the incidence was 6%.",
+            ),
+            (
                 "/pharmacokinetics/0",
                 "In elderly subjects, the mean Cmax was 384 ng/mL.",
             ),
@@ -296,10 +300,35 @@ fn a_regimen_after_another_dose_is_that_doses() {
     );
     let c = claim("tirzepatide", "identity.dose", "20 mg every other week", q);
     assert_eq!(judge(&c), Entailment::Holds);
+    // the value's other doses keep their own phase words: Day 1 is the 80 mg's
+    let c = claim(
+        "tirzepatide",
+        "identity.dose",
+        "20 mg every other week, after 80 mg on Day 1",
+        q,
+    );
+    assert_eq!(judge(&c), Entailment::Holds);
+    let q = "The recommended dose is 400 mg initially, followed by 200 mg every other week.";
+    let c = claim(
+        "tirzepatide",
+        "identity.dose",
+        "200 mg every other week, after 400 mg initially",
+        q,
+    );
+    assert_eq!(judge(&c), Entailment::Holds, "initially is the 400 mg's");
     // in a value, a regimen after one dose is not the next dose's
     let t = Text::new("100 mg once daily maintenance after a 200 mg Day 1 dose");
     assert_eq!(text::regimen_for_tests(&t, "100").as_deref(), Some("q1d"));
     assert_eq!(text::regimen_for_tests(&t, "200"), None);
+}
+
+#[test]
+fn a_concomitant_therapy_is_no_group() {
+    let q = "In patients receiving concomitant MTX, the incidence was 6%.";
+    let mut c = claim("tirzepatide", "efficacy.value", "6%", q);
+    c.arm = Some("tirzepatide".into());
+    c.population = Some("patients receiving concomitant MTX".into());
+    assert_eq!(judge(&c), Entailment::Holds);
 }
 
 #[test]

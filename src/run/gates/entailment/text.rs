@@ -40,6 +40,10 @@ fn mentions(t: &Text<'_>, claimed: &[String], others: &[String]) -> Vec<Mention>
             || (i >= 2 && t.tokens[i - 1].text == "-" && t.word(i - 2) == Some("non"))
             || t.word(i + 1)
                 .is_some_and(|w| matches!(w, "stratum" | "strata" | "subgroup" | "cohort"))
+            // "patients receiving concomitant MTX", "patients not receiving methotrexate":
+            // a therapy beside the group's, or one it lacks, is no group
+            || (i >= 1 && matches!(t.word(i - 1), Some("concomitant" | "without")))
+            || (i >= 2 && t.word(i - 1) == Some("receiving") && t.word(i - 2) == Some("not"))
         {
             continue;
         }
@@ -376,6 +380,26 @@ fn regimens(t: &Text<'_>, r: std::ops::Range<usize>) -> Vec<(usize, String)> {
     out
 }
 
+/// Whether token `k` is a dose: a number with a dose unit after it.
+fn is_dose_number(t: &Text<'_>, k: usize) -> bool {
+    t.tokens[k].kind == Kind::Number
+        && matches!(
+            t.word(k + 1),
+            Some("mg" | "mcg" | "µg" | "μg" | "g" | "ml" | "units" | "iu")
+        )
+}
+
+/// The part of range `r` that speaks of the number at `at` alone: between the doses
+/// before and after it at its depth ("40 mg every other week from Day 29, after 160 mg on
+/// Day 1": Day 1 is the 160 mg's).
+fn dose_segment(t: &Text<'_>, at: usize, r: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let depth = t.tokens[at].depth;
+    let other = |k: &usize| *k != at && t.tokens[*k].depth <= depth && is_dose_number(t, *k);
+    let start = (r.start..at).rev().find(other).map_or(r.start, |k| k + 1);
+    let end = (at + 1..r.end).find(other).unwrap_or(r.end);
+    start..end
+}
+
 /// The regimen bound to the number at `at` in range `r`: the first after it with no other
 /// dose between them ("40 mg on Day 15, 20 mg every other week": every other week is the
 /// 20 mg's), else the last before it that follows no dose at all ("100 mg once daily after
@@ -385,16 +409,8 @@ fn regimen_of(t: &Text<'_>, at: usize, r: std::ops::Range<usize>) -> Option<Stri
     let start = r.start;
     let all = regimens(t, r);
     let depth = t.tokens[at].depth;
-    let dose_between = |a: usize, b: usize| {
-        (a..b).any(|k| {
-            t.tokens[k].depth <= depth
-                && t.tokens[k].kind == Kind::Number
-                && matches!(
-                    t.word(k + 1),
-                    Some("mg" | "mcg" | "µg" | "μg" | "g" | "ml" | "units" | "iu")
-                )
-        })
-    };
+    let dose_between =
+        |a: usize, b: usize| (a..b).any(|k| t.tokens[k].depth <= depth && is_dose_number(t, k));
     all.iter()
         .find(|(i, _)| *i > at && !dose_between(at + 1, *i))
         .or_else(|| {
@@ -579,7 +595,7 @@ pub(super) fn text(
                 .at(&vt, k + 1)
                 .or_else(|| (k == nums[0]).then(|| claim_unit(c, cx.units)).flatten()),
             regimen: regimen_of(&vt, k, vt.clause(k)),
-            phase: phase(&vt, vt.clause(k)),
+            phase: phase(&vt, dose_segment(&vt, k, vt.clause(k))),
             is_dose: doses(&format!("{n} {}", vt.word(k + 1).unwrap_or("")), cx.units)
                 .iter()
                 .any(|d| d.contains(' ')),
@@ -588,7 +604,7 @@ pub(super) fn text(
         // its own clause in the value ("2.8 pounds after 4 weeks")
         let mut claim_tp = claim_tp.clone();
         claim_tp.extend(
-            vt.time_points(vt.clause(k))
+            vt.time_points(dose_segment(&vt, k, vt.clause(k)))
                 .into_iter()
                 .filter(|(i, _)| *i != k)
                 .map(|(_, tp)| tp),
