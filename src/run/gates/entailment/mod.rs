@@ -1277,7 +1277,22 @@ fn structured_one(
 ) -> Entailment {
     // arm
     let arm_level = profile::spec(&c.field).is_some_and(|s| s.arm_bound);
-    if arm_level && !cell.arm.is_empty() {
+    // a single-arm study's "groups" may be windows or analyses ("Change From Baseline at
+    // End of Core Study"): one the claim's endpoint spells out is the claim's own
+    let endpoint_names_group = {
+        let said = distinctive(&format!(
+            "{} {}",
+            c.endpoint.as_deref().unwrap_or(""),
+            c.population.as_deref().unwrap_or("")
+        ));
+        let group = distinctive(&cell.arm);
+        !group.is_empty()
+            && group.iter().all(|w| said.contains(w))
+            && !group
+                .iter()
+                .any(|w| COMPARATORS.contains(&w.as_str()) || text::drug_like(w))
+    };
+    if arm_level && !cell.arm.is_empty() && !endpoint_names_group {
         let cw = claimed_words(c, Some(scope));
         if !names_group(&cw, &cell.arm) {
             let comparator = distinctive(&cell.arm)

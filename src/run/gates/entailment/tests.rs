@@ -367,3 +367,35 @@ fn an_outcome_title_names_the_subset_it_counts() {
         None
     );
 }
+
+#[test]
+fn a_group_the_claims_endpoint_spells_out_is_no_other_arm() {
+    let (_, assets) = world();
+    let cx = Context::new(&assets);
+    let scope = &assets["trametinib"];
+    let mut c = claim("trametinib", "efficacy.value", "-9.1", "-9.1");
+    c.arm = Some("trametinib".into());
+    c.endpoint = Some("Change From Baseline in Appetite Loss Symptom at End of Core Study".into());
+    // a single-arm study's window, which the endpoint names
+    let window = Cell {
+        field: "efficacy.value".into(),
+        endpoint: "Change From Baseline in EORTC-QLQ-C30 Scales".into(),
+        population: "Appetite Loss Symptom".into(),
+        arm: "Change From Baseline at End of Core Study".into(),
+        unit: String::new(),
+    };
+    assert_ne!(
+        rule(&structured_one(&c, &window, scope, "ctgov:NCT1@x", &cx)),
+        Some(Rule::Arm)
+    );
+    // a comparator group stays another arm, whatever the endpoint says
+    c.endpoint = Some("Change From Baseline at End of Core Study, placebo".into());
+    let placebo = Cell {
+        arm: "Placebo".into(),
+        ..window
+    };
+    assert_eq!(
+        rule(&structured_one(&c, &placebo, scope, "ctgov:NCT1@x", &cx)),
+        Some(Rule::Arm)
+    );
+}
