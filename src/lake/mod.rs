@@ -413,7 +413,6 @@ mod tests {
     /// when absent.
     #[tokio::test]
     async fn a_streamed_read_is_verified_whole() {
-        use std::io::Read;
         let lake = Lake::open("memory://").unwrap();
         let body: Vec<u8> = (0..300_000u32).flat_map(|i| i.to_le_bytes()).collect();
         let h = lake.put_object(Bytes::from(body.clone())).await.unwrap();

@@ -319,17 +319,31 @@ impl<'a> Text<'a> {
         None
     }
 
-    /// The token after a parenthetical aside that opens at `i` ("121 (range: 58 to 272)
-    /// ng/mL"), or `i` itself.
-    fn past_aside(&self, i: usize) -> usize {
-        match self.tokens.get(i) {
-            Some(x) if x.text == "(" => {
-                let d = x.depth;
-                (i + 1..self.tokens.len())
-                    .find(|&k| self.tokens[k].text == ")" && self.tokens[k].depth == d)
-                    .map_or(i, |k| k + 1)
+    /// The token after the asides that open at `i`: a parenthesis ("121 (range: 58 to
+    /// 272) ng/mL") or a spread ("131 ± 56 hours"); `i` itself when none does.
+    fn past_aside(&self, mut i: usize) -> usize {
+        loop {
+            match self.tokens.get(i) {
+                Some(x) if x.text == "(" => {
+                    let d = x.depth;
+                    match (i + 1..self.tokens.len())
+                        .find(|&k| self.tokens[k].text == ")" && self.tokens[k].depth == d)
+                    {
+                        Some(k) => i = k + 1,
+                        None => return i,
+                    }
+                }
+                Some(x)
+                    if x.text == "±"
+                        && self
+                            .tokens
+                            .get(i + 1)
+                            .is_some_and(|n| n.kind == Kind::Number) =>
+                {
+                    i += 2
+                }
+                _ => return i,
             }
-            _ => i,
         }
     }
 }

@@ -887,6 +887,42 @@ fn sibling(r: &EvidenceRecord, locator: &str, key: &str) -> Option<String> {
         .map(|i| r.field_text(i).to_string())
 }
 
+/// The title of the group a posted number belongs to: the group id beside it (JSON
+/// `…/stats/0/groupId`, `…/measurements/1/groupId`; XML `…/@group_id`), looked up among
+/// the record's group definitions (`…/eventGroups/k/id`, `…/groups/k/id`; XML
+/// `…/group[k]/@group_id`), the one nearest the place when several share the id.
+fn posted_group(r: &EvidenceRecord, place: &str) -> Option<String> {
+    let id = sibling(r, place, "groupId").or_else(|| sibling(r, place, "group_id"))?;
+    let id = id.trim();
+    let mut best: Option<(usize, &str)> = None;
+    for (i, l) in r.locators.iter().enumerate() {
+        let Some(parent) = l
+            .strip_suffix("/id")
+            .or_else(|| l.strip_suffix("/@group_id"))
+        else {
+            continue;
+        };
+        if r.field_text(i).trim() != id
+            || !(parent.contains("roups/") || parent.contains("/group["))
+        {
+            continue;
+        }
+        let titles = [format!("{parent}/title"), format!("{parent}/title[1]")];
+        let Some(t) = r.locators.iter().position(|x| titles.contains(x)) else {
+            continue;
+        };
+        let shared = l
+            .bytes()
+            .zip(place.bytes())
+            .take_while(|(a, b)| a == b)
+            .count();
+        if best.is_none_or(|(n, _)| shared > n) {
+            best = Some((shared, r.field_text(t)));
+        }
+    }
+    best.map(|(_, t)| t.trim().to_string())
+}
+
 /// The fields of the record that hold `quote`, the one the quote gate found first.
 fn fields_holding(r: &EvidenceRecord, quote: &str, found: usize) -> Vec<usize> {
     let mut out = vec![found];
@@ -1074,6 +1110,14 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         return v;
     }
     if let Some(v) = outcome_population(c, r, &place) {
+        return v;
+    }
+    // a posted number no cell was read from still belongs to the group beside it
+    if cells.is_none()
+        && let Some(s) = scope
+        && let Some(group) = posted_group(r, &place)
+        && let Some(v) = group_arm(c, &group, s, cx)
+    {
         return v;
     }
     // a table column's name is its unit: `count` is no rate per 100,000
@@ -1268,6 +1312,83 @@ fn structured(c: &Claim, cells: &[Cell], scope: &Scope, sid: &str, cx: &Context<
     }
 }
 
+/// The arm rules for a number the record gives for the group titled `group`: the claim
+/// must name that group (its drug, its comparator, its cohort, its dose).
+fn group_arm(c: &Claim, group: &str, scope: &Scope, cx: &Context<'_>) -> Option<Entailment> {
+    let cw = claimed_words(c, Some(scope));
+    if !names_group(&cw, group) {
+        let comparator = distinctive(group)
+            .iter()
+            .any(|w| COMPARATORS.contains(&w.as_str()) || text::drug_like(w));
+        if c.arm.as_deref().is_some_and(|a| !a.trim().is_empty()) || comparator {
+            return Some(Entailment::Fails(
+                Rule::Arm,
+                format!(
+                    "the record gives this number for the group {:?}, not for {}",
+                    group,
+                    claimed_name(c)
+                ),
+            ));
+        }
+        return Some(Entailment::Undecided(format!(
+            "the record's group {:?} does not name {}",
+            group, c.asset
+        )));
+    }
+    // "Placebo->OL CZP 200 mg Q2W" is the placebo-switch group, not "CZP 200 mg Q2W"
+    if let Some(a) = c.arm.as_deref().filter(|a| !a.trim().is_empty()) {
+        let cw = distinctive(a);
+        let comp = |ws: &[String]| -> Vec<String> {
+            ws.iter()
+                .filter(|w| COMPARATORS.contains(&w.as_str()))
+                .cloned()
+                .collect()
+        };
+        let (mine, theirs) = (comp(&cw), comp(&distinctive(group)));
+        if mine != theirs && !(mine.is_empty() && theirs.is_empty()) {
+            return Some(Entailment::Fails(
+                Rule::Arm,
+                format!(
+                    "the record gives this number for the group {:?}, not for {a:?}",
+                    group
+                ),
+            ));
+        }
+    }
+    // "Cohort 2" is not "Cohort 1", nor "Arm B" "Arm A"
+    if let Some(a) = c.arm.as_deref() {
+        let (mine, theirs) = (group_ids(a), group_ids(group));
+        if mine
+            .iter()
+            .any(|(k, v)| theirs.iter().any(|(k2, v2)| k == k2 && v != v2))
+            && !mine.iter().any(|m| theirs.contains(m))
+        {
+            return Some(Entailment::Fails(
+                Rule::Arm,
+                format!(
+                    "the record gives this number for the group {:?}, not for {a:?}",
+                    group
+                ),
+            ));
+        }
+    }
+    let want = doses(c.arm.as_deref().unwrap_or(""), cx.units);
+    let have = doses(group, cx.units);
+    if !want.is_empty() && !have.is_empty() && !want.iter().all(|d| have.contains(d)) {
+        return Some(Entailment::Fails(
+            Rule::Dose,
+            format!(
+                "the record gives this number for {:?} ({}), not for {} ({})",
+                group,
+                have.join(", "),
+                claimed_name(c),
+                want.join(", ")
+            ),
+        ));
+    }
+    None
+}
+
 fn structured_one(
     c: &Claim,
     cell: &Cell,
@@ -1292,78 +1413,12 @@ fn structured_one(
                 .iter()
                 .any(|w| COMPARATORS.contains(&w.as_str()) || text::drug_like(w))
     };
-    if arm_level && !cell.arm.is_empty() && !endpoint_names_group {
-        let cw = claimed_words(c, Some(scope));
-        if !names_group(&cw, &cell.arm) {
-            let comparator = distinctive(&cell.arm)
-                .iter()
-                .any(|w| COMPARATORS.contains(&w.as_str()) || text::drug_like(w));
-            if c.arm.as_deref().is_some_and(|a| !a.trim().is_empty()) || comparator {
-                return Entailment::Fails(
-                    Rule::Arm,
-                    format!(
-                        "the record gives this number for the group {:?}, not for {}",
-                        cell.arm,
-                        claimed_name(c)
-                    ),
-                );
-            }
-            return Entailment::Undecided(format!(
-                "the record's group {:?} does not name {}",
-                cell.arm, c.asset
-            ));
-        }
-        // "Placebo->OL CZP 200 mg Q2W" is the placebo-switch group, not "CZP 200 mg Q2W"
-        if let Some(a) = c.arm.as_deref().filter(|a| !a.trim().is_empty()) {
-            let cw = distinctive(a);
-            let comp = |ws: &[String]| -> Vec<String> {
-                ws.iter()
-                    .filter(|w| COMPARATORS.contains(&w.as_str()))
-                    .cloned()
-                    .collect()
-            };
-            let (mine, theirs) = (comp(&cw), comp(&distinctive(&cell.arm)));
-            if mine != theirs && !(mine.is_empty() && theirs.is_empty()) {
-                return Entailment::Fails(
-                    Rule::Arm,
-                    format!(
-                        "the record gives this number for the group {:?}, not for {a:?}",
-                        cell.arm
-                    ),
-                );
-            }
-        }
-        // "Cohort 2" is not "Cohort 1", nor "Arm B" "Arm A"
-        if let Some(a) = c.arm.as_deref() {
-            let (mine, theirs) = (group_ids(a), group_ids(&cell.arm));
-            if mine
-                .iter()
-                .any(|(k, v)| theirs.iter().any(|(k2, v2)| k == k2 && v != v2))
-                && !mine.iter().any(|m| theirs.contains(m))
-            {
-                return Entailment::Fails(
-                    Rule::Arm,
-                    format!(
-                        "the record gives this number for the group {:?}, not for {a:?}",
-                        cell.arm
-                    ),
-                );
-            }
-        }
-        let want = doses(c.arm.as_deref().unwrap_or(""), cx.units);
-        let have = doses(&cell.arm, cx.units);
-        if !want.is_empty() && !have.is_empty() && !want.iter().all(|d| have.contains(d)) {
-            return Entailment::Fails(
-                Rule::Dose,
-                format!(
-                    "the record gives this number for {:?} ({}), not for {} ({})",
-                    cell.arm,
-                    have.join(", "),
-                    claimed_name(c),
-                    want.join(", ")
-                ),
-            );
-        }
+    if arm_level
+        && !cell.arm.is_empty()
+        && !endpoint_names_group
+        && let Some(v) = group_arm(c, &cell.arm, scope, cx)
+    {
+        return v;
     }
     // endpoint: the claim's concept (OS, PFS, ACR20…) is the place's
     let ep = Lexicon::endpoints();

@@ -88,8 +88,27 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "/pharmacokinetics/0",
                 "In elderly subjects, the mean Cmax was 384 ng/mL.",
             ),
+            (
+                "/pharmacokinetics/1",
+                "Cmax and Tmax were 4.7 ± 1.6 µg/mL and 131 ± 56 hours respectively.",
+            ),
         ],
     );
+    let ae = "/resultsSection/adverseEventsModule";
+    let f = |rest: &str| format!("{ae}{rest}");
+    let posted = [
+        (f("/eventGroups/0/id"), "EG000"),
+        (f("/eventGroups/0/title"), "Placebo qw"),
+        (f("/eventGroups/1/id"), "EG001"),
+        (f("/eventGroups/1/title"), "Trametinib 2 mg qw"),
+        (f("/otherEvents/0/term"), "Rash"),
+        (f("/otherEvents/0/stats/0/groupId"), "EG000"),
+        (f("/otherEvents/0/stats/0/numAffected"), "11"),
+        (f("/otherEvents/0/stats/1/groupId"), "EG001"),
+        (f("/otherEvents/0/stats/1/numAffected"), "37"),
+    ];
+    let posted: Vec<(&str, &str)> = posted.iter().map(|(l, t)| (l.as_str(), *t)).collect();
+    record(&mut ev, "ctgov:NCT09@dd", Family::Ctgov, &posted);
     let mut assets = HashMap::new();
     let own = |sids: &[&str]| {
         sids.iter()
@@ -100,7 +119,7 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         "trametinib".to_string(),
         Scope::new(
             vec!["trametinib".into(), "Mekinist".into()],
-            own(&["pubmed:22663011@aa"]),
+            own(&["pubmed:22663011@aa", "ctgov:NCT09@dd"]),
         ),
     );
     assets.insert(
@@ -398,4 +417,53 @@ fn a_group_the_claims_endpoint_spells_out_is_no_other_arm() {
         rule(&structured_one(&c, &placebo, scope, "ctgov:NCT1@x", &cx)),
         Some(Rule::Arm)
     );
+}
+
+#[test]
+fn a_posted_number_belongs_to_the_group_beside_it() {
+    let ae = "/resultsSection/adverseEventsModule/otherEvents/0/stats";
+    let mut c = claim(
+        "trametinib",
+        "safety.common_adverse_reactions",
+        "Rash in 11 participants",
+        "11",
+    );
+    c.arm = Some("Trametinib 2 mg qw".into());
+    c.locator = Some(format!("{ae}/0/numAffected"));
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Arm),
+        "11 is the placebo group's"
+    );
+    c.arm = Some("Placebo qw".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Arm));
+    let mut c = claim(
+        "trametinib",
+        "safety.common_adverse_reactions",
+        "Rash in 37 participants",
+        "37",
+    );
+    c.arm = Some("Trametinib 2 mg qw".into());
+    c.locator = Some(format!("{ae}/1/numAffected"));
+    assert_ne!(rule(&judge(&c)), Some(Rule::Arm));
+}
+
+#[test]
+fn a_spread_stands_between_a_number_and_its_unit() {
+    let q = "Cmax and Tmax were 4.7 ± 1.6 µg/mL and 131 ± 56 hours respectively.";
+    let mut c = claim("tirzepatide", "efficacy.value", "Tmax 131 days", q);
+    c.unit = Some("days".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Unit), "131 is in hours");
+    c.value = "Tmax 131 hours".into();
+    c.unit = Some("hours".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Unit));
+}
+
+#[test]
+fn a_word_and_its_negative_prefix_are_opposites() {
+    let quote = "asymptomatic and reversible reduction in the cardiac ejection fraction";
+    assert!(text::prefix_antonym("symptomatic and irreversible reduction", quote).is_some());
+    assert!(text::prefix_antonym("asymptomatic and reversible reduction", quote).is_none());
+    // short words are left out: "cross" is no opposite of "across"
+    assert!(text::prefix_antonym("cross reactivity", "across studies").is_none());
 }

@@ -1204,6 +1204,9 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
     if let Some(why) = swapped(&c.value, quote) {
         return Some(why);
     }
+    if let Some(why) = prefix_antonym(&c.value, quote) {
+        return Some(why);
+    }
     let vw = words(&c.value);
     let content: Vec<&str> = vw
         .iter()
@@ -1311,6 +1314,40 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
     }
     if has(&vw, DOWN) && !has(&vw, UP) && has(&qw, UP) && !has(&qw, DOWN) {
         return Some("the quote states an increase, the claim a decrease".into());
+    }
+    None
+}
+
+/// Negative prefixes that turn a word into its opposite ("asymptomatic", "irreversible",
+/// "infrequent", "unresolved", "discontinued").
+const NEGATIVE_PREFIXES: &[&str] = &["a", "in", "im", "ir", "il", "un", "dis"];
+
+/// A word of the value whose opposite by a negative prefix the quote has instead of it,
+/// or the other way round: "symptomatic and irreversible" against "asymptomatic and
+/// reversible". Words of under 6 letters are left out ("cross" is no opposite of
+/// "across").
+pub(super) fn prefix_antonym(value: &str, quote: &str) -> Option<String> {
+    let (vw, qw) = (words(value), words(quote));
+    let has = |ws: &[String], w: &str| ws.iter().any(|x| x == w);
+    for w in &vw {
+        for p in NEGATIVE_PREFIXES {
+            let opposite = format!("{p}{w}");
+            if w.len() >= 6 && has(&qw, &opposite) && !has(&qw, w) && !has(&vw, &opposite) {
+                return Some(format!(
+                    "the quote says {opposite:?} where the claim says {w:?}"
+                ));
+            }
+            if let Some(base) = w.strip_prefix(p)
+                && base.len() >= 6
+                && has(&qw, base)
+                && !has(&qw, w)
+                && !has(&vw, base)
+            {
+                return Some(format!(
+                    "the quote says {base:?} where the claim says {w:?}"
+                ));
+            }
+        }
     }
     None
 }
