@@ -89,6 +89,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "In elderly subjects, the mean Cmax was 384 ng/mL.",
             ),
             (
+                "/adverse_reactions/2",
+                "In controlled trials, < 1% of adults reported hallucinations. In a clinical trial, 7.4% of pediatric patients reported hallucinations.",
+            ),
+            (
                 "/pharmacokinetics/1",
                 "Cmax and Tmax were 4.7 ± 1.6 µg/mL and 131 ± 56 hours respectively.",
             ),
@@ -466,4 +470,41 @@ fn a_word_and_its_negative_prefix_are_opposites() {
     assert!(text::prefix_antonym("asymptomatic and reversible reduction", quote).is_none());
     // short words are left out: "cross" is no opposite of "across"
     assert!(text::prefix_antonym("cross reactivity", "across studies").is_none());
+}
+
+#[test]
+fn ages_are_read_from_words_and_ranges_in_the_numbers_sentence() {
+    let ages = |s: &str| {
+        let t = Text::new(s);
+        text::ages_in(&t, 0..t.tokens.len())
+            .into_iter()
+            .map(|g| AGE_GROUPS[g].0)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        ages("patients with polyarticular JIA who were 4 to 17 years"),
+        ["children"]
+    );
+    assert_eq!(ages("patients ≥ 65 years of age"), ["elderly"]);
+    assert_eq!(ages("subjects 18 years and older"), ["adults"]);
+    assert!(
+        ages("treated for 1 to 2 years").is_empty(),
+        "a duration is no age"
+    );
+    assert!(ages("after 2 years of treatment").is_empty());
+    let q = "In controlled trials, < 1% of adults reported hallucinations. In a clinical trial, 7.4% of pediatric patients reported hallucinations.";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Hallucinations in 7.4%",
+        q,
+    );
+    c.population = Some("adults".into());
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Population),
+        "7.4% is the children's"
+    );
+    c.value = "Hallucinations in < 1%".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
 }

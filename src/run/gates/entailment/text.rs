@@ -1095,12 +1095,16 @@ impl Binding<'_, '_> {
             }
         } else {
             let pop = Text::new(c.population.as_deref().unwrap_or(""));
-            let mut claimed_ages = age_groups(pop.tokens.iter().map(|x| x.lower.as_str()));
+            let mut claimed_ages = ages_in(&pop, 0..pop.tokens.len());
             // "older adults" are the elderly as well
             if pop.tokens.iter().any(|x| x.lower == "older") {
                 claimed_ages.extend(age_groups(["elderly"]));
             }
-            let quoted_ages = age_groups(t.tokens.iter().map(|x| x.lower.as_str()));
+            // the ages of the number's own sentence, else of the whole quote
+            let quoted_ages = match ages_in(t, sentence(t, at)) {
+                near if !near.is_empty() => near,
+                _ => ages_in(t, 0..t.tokens.len()),
+            };
             if !claimed_ages.is_empty()
                 && !quoted_ages.is_empty()
                 && !quoted_ages.iter().any(|g| claimed_ages.contains(g))
@@ -1137,6 +1141,116 @@ impl Binding<'_, '_> {
             None => Entailment::Holds,
         }
     }
+}
+
+/// The sentence around token `at`: bounded by full stops and semicolons outside
+/// parentheses.
+fn sentence(t: &Text<'_>, at: usize) -> std::ops::Range<usize> {
+    let stop = |i: usize| {
+        let x = &t.tokens[i];
+        x.kind == Kind::Symbol && x.depth == 0 && matches!(x.text, "." | ";")
+    };
+    let start = (0..at).rev().find(|&i| stop(i)).map_or(0, |i| i + 1);
+    let end = (at..t.tokens.len())
+        .find(|&i| stop(i))
+        .unwrap_or(t.tokens.len());
+    start..end
+}
+
+/// The age groups (indexes into `AGE_GROUPS`) tokens `r` name: by word ("pediatric",
+/// "adults", "elderly") or by an age range ("who were 4 to 17 years", "≥ 65 years of
+/// age", "18 years and older"). A range is read as ages only where the words say so
+/// ("aged", "who were", "of age", "old", "and older", or a noun for people before it),
+/// never a duration ("for 1 to 2 years").
+pub(super) fn ages_in(t: &Text<'_>, r: std::ops::Range<usize>) -> Vec<usize> {
+    let mut out = age_groups(t.tokens[r.clone()].iter().map(|x| x.lower.as_str()));
+    let mut add = |g: &str| {
+        if let Some(i) = super::AGE_GROUPS.iter().position(|(name, _)| *name == g)
+            && !out.contains(&i)
+        {
+            out.push(i);
+        }
+    };
+    let num = |i: usize| {
+        t.tokens
+            .get(i)
+            .filter(|x| x.kind == Kind::Number && r.contains(&i))
+            .and_then(|x| x.lower.parse::<f64>().ok())
+    };
+    for i in r.clone() {
+        let Some(first) = num(i) else { continue };
+        // "4 to 17", "4-17", "4 and 17": a range; else one bound
+        let (hi_at, second) = match (t.word(i + 1), num(i + 2)) {
+            (Some("to" | "and" | "-" | "–" | "through"), Some(n)) => (i + 2, Some(n)),
+            _ => match (t.tokens.get(i + 1).map(|x| x.text), num(i + 2)) {
+                (Some("-" | "–"), Some(n)) => (i + 2, Some(n)),
+                _ => (i, None),
+            },
+        };
+        if !matches!(t.word(hi_at + 1), Some("years" | "year" | "yrs" | "yr")) {
+            continue;
+        }
+        let after: Vec<&str> = (hi_at + 2..hi_at + 4).filter_map(|k| t.word(k)).collect();
+        let before: Vec<&str> = (i.saturating_sub(3)..i).filter_map(|k| t.word(k)).collect();
+        let aged = before.iter().any(|w| {
+            matches!(
+                *w,
+                "aged"
+                    | "age"
+                    | "ages"
+                    | "were"
+                    | "are"
+                    | "was"
+                    | "is"
+                    | "patients"
+                    | "subjects"
+                    | "participants"
+                    | "children"
+                    | "adults"
+                    | "adolescents"
+                    | "individuals"
+                    | "people"
+            )
+        }) || matches!(after.as_slice(), ["of", "age", ..] | ["old", ..])
+            || matches!(
+                after.as_slice(),
+                [
+                    "and" | "or",
+                    "older" | "over" | "above" | "younger" | "under" | "below",
+                    ..
+                ]
+            );
+        if !aged {
+            continue;
+        }
+        let sign = i.checked_sub(1).map(|k| t.tokens[k].text).unwrap_or("");
+        let (lo, hi) = match second {
+            Some(hi) => (first, hi),
+            None if matches!(sign, "<" | "≤")
+                || after.contains(&"younger")
+                || after.contains(&"under")
+                || after.contains(&"below") =>
+            {
+                (0.0, first)
+            }
+            None if matches!(sign, ">" | "≥")
+                || after.contains(&"older")
+                || after.contains(&"over")
+                || after.contains(&"above") =>
+            {
+                (first, f64::INFINITY)
+            }
+            None => (first, first),
+        };
+        if hi < 18.0 {
+            add("children");
+        } else if lo >= 65.0 {
+            add("elderly");
+        } else if lo >= 18.0 {
+            add("adults");
+        }
+    }
+    out
 }
 
 fn regimen_words(g: &str) -> String {
