@@ -93,6 +93,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "In controlled trials, < 1% of adults reported hallucinations. In a clinical trial, 7.4% of pediatric patients reported hallucinations.",
             ),
             (
+                "/pharmacokinetics/2",
+                "The mean half-life in cirrhotic patients of 9.9 hr (range: 4.1 to 25.8 hr) was greater than that observed in normal subjects of 2.2 hr (range: 1.6 to 2.4 hr).",
+            ),
+            (
                 "/pharmacokinetics/1",
                 "Cmax and Tmax were 4.7 ± 1.6 µg/mL and 131 ± 56 hours respectively.",
             ),
@@ -507,4 +511,26 @@ fn ages_are_read_from_words_and_ranges_in_the_numbers_sentence() {
     );
     c.value = "Hallucinations in < 1%".into();
     assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+}
+
+#[test]
+fn a_number_counts_whom_its_own_stretch_names() {
+    let q = "The mean half-life in cirrhotic patients of 9.9 hr (range: 4.1 to 25.8 hr) was greater than that observed in normal subjects of 2.2 hr (range: 1.6 to 2.4 hr).";
+    let mut c = claim("tirzepatide", "efficacy.value", "Mean half-life 9.9 hr", q);
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Population),
+        "9.9 hr is the cirrhotic patients'"
+    );
+    c.value = "Mean half-life 2.2 hr".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+    c.value = "Mean half-life 9.9 hr in cirrhotic patients".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+    // a share of a share: "28/30 (93%) who were ≥ 70 years of age"
+    let t = Text::new(
+        "30/1,959 (1.5%) non-U.S. patients reported falls, including 28/30 (93%) who were ≥ 70 years of age.",
+    );
+    let at = t.numbers_equal("93")[0];
+    assert_eq!(text::stretch_subgroups_for_tests(&t, at), ["elderly"]);
+    assert!(text::stretch_subgroups_for_tests(&t, t.numbers_equal("1.5")[0]).is_empty());
 }

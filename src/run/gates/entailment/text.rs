@@ -423,6 +423,11 @@ fn regimen_of(t: &Text<'_>, at: usize, r: std::ops::Range<usize>) -> Option<Stri
 
 /// [`regimen_of`] the first `n` of a whole text, for tests.
 #[cfg(test)]
+pub(super) fn stretch_subgroups_for_tests(t: &Text<'_>, at: usize) -> Vec<String> {
+    stretch_subgroups(t, at)
+}
+
+#[cfg(test)]
 pub(super) fn regimen_for_tests(t: &Text<'_>, n: &str) -> Option<String> {
     regimen_of(t, t.numbers_equal(n)[0], 0..t.tokens.len())
 }
@@ -1068,7 +1073,10 @@ impl Binding<'_, '_> {
                 });
             }
         }
-        // population
+        // population: whom the number's own stretch counts, when the quote counts others
+        if let Some(why) = stretch_population(c, t, at) {
+            return Entailment::Fails(Rule::Population, why);
+        }
         let lead = leading_phrase(t);
         let qualifier = (0..t.tokens.len())
             .filter(|&i| in_ranges(i) || lead.contains(&i))
@@ -1141,6 +1149,172 @@ impl Binding<'_, '_> {
             None => Entailment::Holds,
         }
     }
+}
+
+/// Words that say whom a number counts when they sit in its own stretch of the sentence
+/// (see [`stretch_subgroups`]): ages, organ impairment, region, prior therapy, a
+/// therapy alone or combined.
+const STRETCH_SUBGROUP: &[&str] = &[
+    "cirrhotic",
+    "cirrhosis",
+    "hepatic",
+    "renal",
+    "impairment",
+    "impaired",
+    "hemodialysis",
+    "dialysis",
+    "monotherapy",
+    "foreign",
+    "japanese",
+    "chinese",
+    "asian",
+    "european",
+    "hispanic",
+    "naive",
+    "refractory",
+    "pretreated",
+];
+
+/// The number a parenthesized number glosses ("28/30 (93%)": 28; "9.9 hr (range: 4.1
+/// to 25.8 hr)": 9.9), or `at` itself.
+fn anchor(t: &Text<'_>, at: usize) -> usize {
+    let d = t.tokens[at].depth;
+    if d == 0 {
+        return at;
+    }
+    let Some(open) = (0..at).rev().find(|&k| t.tokens[k].depth < d) else {
+        return at;
+    };
+    let Some(mut k) = open.checked_sub(1) else {
+        return at;
+    };
+    if t.tokens[k].kind != Kind::Number {
+        let after_number = k > 0 && t.tokens[k - 1].kind == Kind::Number;
+        if after_number && (t.tokens[k].text == "%" || is_unit_word(&t.tokens[k].lower)) {
+            k -= 1;
+        } else {
+            return at;
+        }
+    }
+    // "28/30": the ratio's first number
+    while k >= 2 && t.tokens[k - 1].text == "/" && t.tokens[k - 2].kind == Kind::Number {
+        k -= 2;
+    }
+    k
+}
+
+/// Whom the number at `at` counts, as its own stretch of the sentence says: the words
+/// from the number before it (at its depth) up to it, and, when words of whom follow it
+/// ("26% with HUMIRA monotherapy", "28/30 (93%) who were ≥ 70 years of age"), those up to
+/// the next clause break. Each is a word of [`STRETCH_SUBGROUP`] or an age group.
+fn stretch_subgroups(t: &Text<'_>, at: usize) -> Vec<String> {
+    let a = anchor(t, at);
+    let d = t.tokens[a].depth;
+    let sent = sentence(t, a);
+    let start = (sent.start..a)
+        .rev()
+        .find(|&k| t.tokens[k].kind == Kind::Number && t.tokens[k].depth == d)
+        .map_or(sent.start, |k| k + 1);
+    let mut ranges = vec![start..a];
+    let mut k = a + 1;
+    while k + 1 < sent.end && t.tokens[k].text == "/" && t.tokens[k + 1].kind == Kind::Number {
+        k += 2;
+    }
+    if k < sent.end && (t.tokens[k].text == "%" || is_unit_word(&t.tokens[k].lower)) {
+        k += 1;
+    }
+    if k < sent.end && t.tokens[k].text == "(" {
+        k = (k + 1..sent.end)
+            .find(|&j| t.tokens[j].text == ")" && t.tokens[j].depth == t.tokens[k].depth)
+            .map_or(sent.end, |j| j + 1);
+    }
+    if matches!(t.word(k), Some("with" | "in" | "who" | "among")) {
+        let end = (k + 1..sent.end)
+            .find(|&j| t.tokens[j].depth == d && t.is_break(j))
+            .unwrap_or(sent.end);
+        ranges.push(k..end);
+    }
+    let mut out: Vec<String> = Vec::new();
+    for r in ranges {
+        for x in &t.tokens[r.clone()] {
+            if x.kind == Kind::Word
+                && STRETCH_SUBGROUP.contains(&x.lower.as_str())
+                && !out.contains(&x.lower)
+            {
+                out.push(x.lower.clone());
+            }
+        }
+        for g in ages_in(t, r) {
+            let name = super::AGE_GROUPS[g].0.to_string();
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+/// A number whose own stretch counts a subgroup (cirrhotic patients, HUMIRA
+/// monotherapy, those ≥ 70 years) that the claim does not name, in a quote that gives
+/// another number for others: that number is the subgroup's, not the claim's.
+fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
+    // a time point or a study's length ("24 week double-blind", "(26 weeks)") counts no one
+    let length = matches!(
+        t.word(at + 1),
+        Some(
+            "day"
+                | "days"
+                | "week"
+                | "weeks"
+                | "wk"
+                | "wks"
+                | "month"
+                | "months"
+                | "year"
+                | "years"
+        )
+    );
+    if length || t.is_time_number(at) {
+        return None;
+    }
+    let mine = stretch_subgroups(t, at);
+    if mine.is_empty() {
+        return None;
+    }
+    let said = [
+        c.population.as_deref(),
+        Some(c.value.as_str()),
+        c.endpoint.as_deref(),
+        c.arm.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" ");
+    let st = Text::new(&said);
+    let said_ages: Vec<&str> = ages_in(&st, 0..st.tokens.len())
+        .into_iter()
+        .map(|g| super::AGE_GROUPS[g].0)
+        .collect();
+    let said_words: Vec<String> = st
+        .tokens
+        .iter()
+        .map(|x| stem(&x.lower).to_string())
+        .collect();
+    let named = |g: &str| said_ages.contains(&g) || said_words.iter().any(|w| w == stem(g));
+    let unnamed: Vec<&String> = mine.iter().filter(|g| !named(g)).collect();
+    let own = anchor(t, at);
+    let g = unnamed.into_iter().find(|g| {
+        (0..t.tokens.len()).any(|j| {
+            t.tokens[j].kind == Kind::Number
+                && anchor(t, j) != own
+                && !stretch_subgroups(t, j).contains(g)
+        })
+    })?;
+    Some(format!(
+        "in the quote {} counts {g} patients only, which the claim does not say, and the quote gives other numbers for others",
+        t.tokens[at].text
+    ))
 }
 
 /// The sentence around token `at`: bounded by full stops and semicolons outside
