@@ -93,6 +93,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "In controlled trials, < 1% of adults reported hallucinations. In a clinical trial, 7.4% of pediatric patients reported hallucinations.",
             ),
             (
+                "/adverse_reactions/3",
+                "ALT elevations ≥ 3 x ULN occurred in 3.5% of tirzepatide-treated patients and 1.5% of control-treated patients.",
+            ),
+            (
                 "/pharmacokinetics/2",
                 "The mean half-life in cirrhotic patients of 9.9 hr (range: 4.1 to 25.8 hr) was greater than that observed in normal subjects of 2.2 hr (range: 1.6 to 2.4 hr).",
             ),
@@ -533,4 +537,23 @@ fn a_number_counts_whom_its_own_stretch_names() {
     let at = t.numbers_equal("93")[0];
     assert_eq!(text::stretch_subgroups_for_tests(&t, at), ["elderly"]);
     assert!(text::stretch_subgroups_for_tests(&t, t.numbers_equal("1.5")[0]).is_empty());
+}
+
+#[test]
+fn a_value_may_give_the_comparators_number_in_its_own_words() {
+    let q = "ALT elevations ≥ 3 x ULN occurred in 3.5% of tirzepatide-treated patients and 1.5% of control-treated patients.";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "ALT elevations in 3.5% of tirzepatide-treated patients (1.5% of controls)",
+        q,
+    );
+    c.arm = Some("tirzepatide".into());
+    assert_ne!(
+        rule(&judge(&c)),
+        Some(Rule::Arm),
+        "'controls' names the control group"
+    );
+    c.value = "ALT elevations in 1.5% of tirzepatide-treated patients".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm));
 }

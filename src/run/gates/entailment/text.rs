@@ -119,10 +119,11 @@ fn bind_arm<'m>(t: &Text<'_>, at: usize, ms: &'m [Mention]) -> Result<Option<&'m
     Err(())
 }
 
-/// Whether word `w` (written `text`) names `c`: the same word, or a capitalized name
-/// with a footnote mark glued on ("HUMIRAc", "MTXb").
+/// Whether word `w` (written `text`) names `c`: the same word, its plural ("controls"),
+/// or a capitalized name with a footnote mark glued on ("HUMIRAc", "MTXb").
 fn names(w: &str, c: &str, text: &str) -> bool {
     w == c
+        || (c.len() >= 4 && w.strip_suffix('s') == Some(c))
         || (w.len() > c.len()
             && w.len() - c.len() <= 2
             && w.starts_with(c)
@@ -853,7 +854,8 @@ impl Binding<'_, '_> {
             // the value may name the group itself ("… versus 0% on placebo")
             let same = |m: &Mention| match &local.arm {
                 Some(l) => {
-                    l.claimed == m.claimed && (l.claimed || l.word.eq_ignore_ascii_case(&m.word))
+                    l.claimed == m.claimed
+                        && (l.claimed || stem(&group_word(&l.word)) == stem(&group_word(&m.word)))
                 }
                 None => m.claimed,
             };
