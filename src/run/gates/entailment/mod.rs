@@ -1133,13 +1133,7 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         );
     }
     let verdict = match cells {
-        Some(cells) => structured(
-            c,
-            cells,
-            scope.expect("cells come from a scope"),
-            &r.source_id,
-            cx,
-        ),
+        Some(cells) => structured(c, cells, scope.expect("cells come from a scope"), r, cx),
         None if bare => {
             // a bare number at a text place is read in its field's text
             let field_text = r
@@ -1261,7 +1255,13 @@ fn claimed_name(c: &Claim) -> String {
 }
 
 /// The rules at a structured place that the extractive reasoner bound to `cells`.
-fn structured(c: &Claim, cells: &[Cell], scope: &Scope, sid: &str, cx: &Context<'_>) -> Entailment {
+fn structured(
+    c: &Claim,
+    cells: &[Cell],
+    scope: &Scope,
+    r: &EvidenceRecord,
+    cx: &Context<'_>,
+) -> Entailment {
     let mine = Cell::of(c);
     if cells.contains(&mine) {
         return Entailment::Holds;
@@ -1295,7 +1295,7 @@ fn structured(c: &Claim, cells: &[Cell], scope: &Scope, sid: &str, cx: &Context<
     let mut first_fail = None;
     let mut undecided = None;
     for cell in pool {
-        match structured_one(c, cell, scope, sid, cx) {
+        match structured_one(c, cell, scope, r, cx) {
             Entailment::Holds => return Entailment::Holds,
             Entailment::Undecided(w) => {
                 undecided.get_or_insert(w);
@@ -1393,7 +1393,7 @@ fn structured_one(
     c: &Claim,
     cell: &Cell,
     scope: &Scope,
-    sid: &str,
+    r: &EvidenceRecord,
     cx: &Context<'_>,
 ) -> Entailment {
     // arm
@@ -1484,7 +1484,7 @@ fn structured_one(
         let classes = scope
             .classes
             .get(&(
-                sid.to_string(),
+                r.source_id.clone(),
                 cell.field.clone(),
                 cell.endpoint.clone(),
                 cell.arm.clone(),
@@ -1545,7 +1545,25 @@ fn structured_one(
                 "{} {} {}",
                 cell.population, cell.endpoint, cell.arm
             ));
-            if !want.iter().any(|w| have.contains(w)) {
+            // a number for all the study's patients, claimed for them as the record
+            // describes them ("hospitalized adults with COVID-19"), not for a subgroup
+            let study_population = cell.population.is_empty() && {
+                let low = r.joined.to_lowercase();
+                // children and the elderly are subgroups of most studies; adults are not
+                let subgroup = |w: &String| {
+                    text::subgroup_word(w)
+                        || age_groups([w.as_str()])
+                            .iter()
+                            .any(|&g| AGE_GROUPS[g].0 != "adults")
+                };
+                !want.iter().any(subgroup)
+                    && want.iter().any(|w| w.len() >= 4)
+                    && want
+                        .iter()
+                        .filter(|w| w.len() >= 4)
+                        .all(|w| low.contains(text::stem_of(w)))
+            };
+            if !want.iter().any(|w| have.contains(w)) && !study_population {
                 return Entailment::Fails(
                     Rule::Population,
                     format!(

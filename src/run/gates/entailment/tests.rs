@@ -114,6 +114,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         (f("/eventGroups/1/id"), "EG001"),
         (f("/eventGroups/1/title"), "Trametinib 2 mg qw"),
         (f("/otherEvents/0/term"), "Rash"),
+        (
+            "/protocolSection/eligibilityModule/eligibilityCriteria".to_string(),
+            "Hospitalized adults with metastatic melanoma",
+        ),
         (f("/otherEvents/0/stats/0/groupId"), "EG000"),
         (f("/otherEvents/0/stats/0/numAffected"), "11"),
         (f("/otherEvents/0/stats/1/groupId"), "EG001"),
@@ -401,7 +405,12 @@ fn an_outcome_title_names_the_subset_it_counts() {
 
 #[test]
 fn a_group_the_claims_endpoint_spells_out_is_no_other_arm() {
-    let (_, assets) = world();
+    let (ev, assets) = world();
+    let posted = ev
+        .records
+        .iter()
+        .find(|r| r.source_id == "ctgov:NCT09@dd")
+        .unwrap();
     let cx = Context::new(&assets);
     let scope = &assets["trametinib"];
     let mut c = claim("trametinib", "efficacy.value", "-9.1", "-9.1");
@@ -416,7 +425,7 @@ fn a_group_the_claims_endpoint_spells_out_is_no_other_arm() {
         unit: String::new(),
     };
     assert_ne!(
-        rule(&structured_one(&c, &window, scope, "ctgov:NCT1@x", &cx)),
+        rule(&structured_one(&c, &window, scope, posted, &cx)),
         Some(Rule::Arm)
     );
     // a comparator group stays another arm, whatever the endpoint says
@@ -426,7 +435,7 @@ fn a_group_the_claims_endpoint_spells_out_is_no_other_arm() {
         ..window
     };
     assert_eq!(
-        rule(&structured_one(&c, &placebo, scope, "ctgov:NCT1@x", &cx)),
+        rule(&structured_one(&c, &placebo, scope, posted, &cx)),
         Some(Rule::Arm)
     );
 }
@@ -556,4 +565,34 @@ fn a_value_may_give_the_comparators_number_in_its_own_words() {
     );
     c.value = "ALT elevations in 1.5% of tirzepatide-treated patients".into();
     assert_eq!(rule(&judge(&c)), Some(Rule::Arm));
+}
+
+#[test]
+fn a_study_wide_number_holds_for_the_study_population_as_the_record_names_it() {
+    let (ev, assets) = world();
+    let cx = Context::new(&assets);
+    let scope = &assets["trametinib"];
+    let posted = ev
+        .records
+        .iter()
+        .find(|r| r.source_id == "ctgov:NCT09@dd")
+        .unwrap();
+    let cell = Cell {
+        field: "efficacy.value".into(),
+        endpoint: "Overall Survival".into(),
+        population: String::new(),
+        arm: "Trametinib 2 mg qw".into(),
+        unit: String::new(),
+    };
+    let mut c = claim("trametinib", "efficacy.value", "15.6", "15.6");
+    c.arm = Some("Trametinib 2 mg qw".into());
+    c.endpoint = Some("Overall Survival".into());
+    c.population = Some("hospitalized adults with metastatic melanoma".into());
+    let judged = |c: &Claim| rule(&structured_one(c, &cell, scope, posted, &cx));
+    assert_ne!(judged(&c), Some(Rule::Population));
+    // a subgroup, or a population the record never names, is not the study's
+    c.population = Some("adults with prior TNF-blocker use".into());
+    assert_eq!(judged(&c), Some(Rule::Population));
+    c.population = Some("children with metastatic melanoma".into());
+    assert_eq!(judged(&c), Some(Rule::Population));
 }

@@ -1177,6 +1177,16 @@ const STRETCH_SUBGROUP: &[&str] = &[
     "pretreated",
 ];
 
+/// Whether a word marks a subgroup, in any of the subgroup lists.
+pub(super) fn subgroup_word(w: &str) -> bool {
+    SUBGROUP.contains(&w) || STRONG_SUBGROUP.contains(&w) || STRETCH_SUBGROUP.contains(&w)
+}
+
+/// [`stem`], for the other rules.
+pub(super) fn stem_of(w: &str) -> &str {
+    stem(w)
+}
+
 /// The number a parenthesized number glosses ("28/30 (93%)": 28; "9.9 hr (range: 4.1
 /// to 25.8 hr)": 9.9), or `at` itself.
 fn anchor(t: &Text<'_>, at: usize) -> usize {
