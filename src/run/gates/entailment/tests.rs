@@ -97,6 +97,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "ALT elevations ≥ 3 x ULN occurred in 3.5% of tirzepatide-treated patients and 1.5% of control-treated patients.",
             ),
             (
+                "/pharmacokinetics/3",
+                "Mean trough level of approximately 8 µg/mL was observed at Week 52 after a dose of 40 mg tirzepatide every other week, and approximately 15 µg/mL at Week 52 in patients who increased to a dose of 40 mg tirzepatide every week.",
+            ),
+            (
                 "/pharmacokinetics/2",
                 "The mean half-life in cirrhotic patients of 9.9 hr (range: 4.1 to 25.8 hr) was greater than that observed in normal subjects of 2.2 hr (range: 1.6 to 2.4 hr).",
             ),
@@ -595,4 +599,29 @@ fn a_study_wide_number_holds_for_the_study_population_as_the_record_names_it() {
     assert_eq!(judged(&c), Some(Rule::Population));
     c.population = Some("children with metastatic melanoma".into());
     assert_eq!(judged(&c), Some(Rule::Population));
+}
+
+#[test]
+fn a_number_in_a_clause_of_another_regimen_is_that_regimens() {
+    let q = "Mean trough level of approximately 8 µg/mL was observed at Week 52 after a dose of 40 mg tirzepatide every other week, and approximately 15 µg/mL at Week 52 in patients who increased to a dose of 40 mg tirzepatide every week.";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "Mean trough approximately 15 µg/mL at Week 52",
+        q,
+    );
+    c.arm = Some("tirzepatide 40 mg every other week".into());
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Dose),
+        "15 is the weekly dose's"
+    );
+    c.value = "Mean trough approximately 8 µg/mL at Week 52".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Dose));
+    c.arm = Some("tirzepatide 40 mg every week".into());
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Dose),
+        "8 is the every-other-week dose's"
+    );
 }

@@ -381,13 +381,21 @@ fn regimens(t: &Text<'_>, r: std::ops::Range<usize>) -> Vec<(usize, String)> {
     out
 }
 
-/// Whether token `k` is a dose: a number with a dose unit after it.
+/// Whether token `k` is a dose: a number with a dose unit after it, not a concentration
+/// ("15 µg/mL").
 fn is_dose_number(t: &Text<'_>, k: usize) -> bool {
     t.tokens[k].kind == Kind::Number
         && matches!(
             t.word(k + 1),
             Some("mg" | "mcg" | "µg" | "μg" | "g" | "ml" | "units" | "iu")
         )
+        && !per_volume(t, k + 1)
+}
+
+/// Whether the unit at `u` is per volume ("µg/mL", "mg / dL"): a concentration.
+fn per_volume(t: &Text<'_>, u: usize) -> bool {
+    t.tokens.get(u + 1).is_some_and(|x| x.text == "/")
+        && matches!(t.word(u + 2), Some("ml" | "l" | "dl"))
 }
 
 /// The part of range `r` that speaks of the number at `at` alone: between the doses
@@ -604,7 +612,8 @@ pub(super) fn text(
             phase: phase(&vt, dose_segment(&vt, k, vt.clause(k))),
             is_dose: doses(&format!("{n} {}", vt.word(k + 1).unwrap_or("")), cx.units)
                 .iter()
-                .any(|d| d.contains(' ')),
+                .any(|d| d.contains(' '))
+                && !per_volume(&vt, k + 1),
         };
         // the time points the claim binds to this number: its endpoint's, and those of
         // its own clause in the value ("2.8 pounds after 4 weeks")
@@ -946,6 +955,34 @@ impl Binding<'_, '_> {
                             .map(|s| s.as_str())
                             .collect::<Vec<_>>()
                             .join(", ")
+                    ),
+                );
+            }
+        }
+        // regimen group: a number that is no dose, in a clause naming another regimen than
+        // the claimed arm's, where the quote names the arm's for other numbers ("8 µg/mL
+        // … 40 mg every other week, and 15 µg/mL … 40 mg every week")
+        let arm_text = Text::new(c.arm.as_deref().unwrap_or(""));
+        let want_reg: Vec<String> = regimens(&arm_text, 0..arm_text.tokens.len())
+            .into_iter()
+            .map(|(_, g)| g)
+            .collect();
+        if !want_reg.is_empty() && !local.is_dose && !is_dose_number(t, at) {
+            let here: Vec<String> = regimens(t, clause.clone())
+                .into_iter()
+                .map(|(_, g)| g)
+                .collect();
+            let elsewhere = regimens(t, 0..t.tokens.len())
+                .into_iter()
+                .any(|(i, g)| !clause.contains(&i) && want_reg.contains(&g));
+            if !here.is_empty() && !here.iter().any(|g| want_reg.contains(g)) && elsewhere {
+                return Entailment::Fails(
+                    Rule::Dose,
+                    format!(
+                        "in the quote {n} is given for {} ({:?}), not for {}",
+                        regimen_words(&here[0]),
+                        self.clause_text(&clause),
+                        regimen_words(&want_reg[0])
                     ),
                 );
             }
