@@ -625,3 +625,26 @@ fn a_number_in_a_clause_of_another_regimen_is_that_regimens() {
         "8 is the every-other-week dose's"
     );
 }
+
+#[test]
+fn negation_is_read_in_the_clause_of_the_values_own_quantity() {
+    let q = "The drug effect reached statistical significance from hours 2 to 12 post-dose, but was not significant at 1 hour.";
+    let c = claim(
+        "tirzepatide",
+        "efficacy.comparison",
+        "tirzepatide was statistically superior to placebo at 1 hour post-dose",
+        q,
+    );
+    let qt = Text::new(q);
+    assert!(
+        text::direction(&c, &qt, None).is_some(),
+        "not significant at 1 hour"
+    );
+    let c = claim(
+        "tirzepatide",
+        "efficacy.comparison",
+        "tirzepatide reached statistical significance at 2 hours post-dose",
+        q,
+    );
+    assert!(text::direction(&c, &qt, None).is_none());
+}

@@ -1562,7 +1562,12 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
     // the quote's clauses that share the most of the value's words, and among them those
     // naming the claimed arm when some do
     let (claimed, _) = sides(c, scope);
-    let shared = best_clauses(qt, &content);
+    // the clauses that hold the value's own quantities ("at 1 hour") speak of it, else
+    // those sharing the most of its words
+    let shared = match anchored_clauses(qt, &c.value) {
+        a if !a.is_empty() => a,
+        _ => best_clauses(qt, &content),
+    };
     if shared.is_empty() {
         return None;
     }
@@ -1687,6 +1692,44 @@ pub(super) fn prefix_antonym(value: &str, quote: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// The clauses of the quote that hold one of the value's quantities, a number with the
+/// word after it ("1 hour" in "but was not significant at 1 hour"), when the quote has
+/// it in fewer clauses than it has.
+fn anchored_clauses(t: &Text<'_>, value: &str) -> Vec<std::ops::Range<usize>> {
+    let vt = Text::new(value);
+    let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+    for k in 0..vt.tokens.len() {
+        let (Some(x), Some(w)) = (vt.tokens.get(k), vt.word(k + 1)) else {
+            continue;
+        };
+        if x.kind != Kind::Number || vt.tokens[k + 1].kind != Kind::Word {
+            continue;
+        }
+        for i in t.numbers_equal(&x.lower) {
+            if t.word(i + 1).is_some_and(|q| stem(q) == stem(w)) {
+                let r = t.clause(i);
+                if !out.contains(&r) {
+                    out.push(r);
+                }
+            }
+        }
+    }
+    let clauses = {
+        let mut n = 0;
+        let mut i = 0;
+        while i < t.tokens.len() {
+            if !t.is_break(i) {
+                n += 1;
+                i = t.clause(i).end.max(i + 1);
+            } else {
+                i += 1;
+            }
+        }
+        n
+    };
+    if out.len() < clauses { out } else { Vec::new() }
 }
 
 /// Clauses of `t` (whole, at depth 0 and within parentheses) holding the most of the
