@@ -236,6 +236,101 @@ impl<'a> Text<'a> {
         (group, pos)
     }
 
+    /// The time point a number of a parallel list stands for when the list is matched,
+    /// item by item, to a list of time points: after it ("47% and 49% at Weeks 12 and
+    /// 24 respectively") or before it ("at baseline and 12 months were 60.9 and 47.2,
+    /// respectively"). None when the number is in no such list.
+    pub fn respective_time(&self, at: usize) -> Option<TimePoint> {
+        let (group, pos) = self.parallel_numbers(at);
+        if group.len() < 2 {
+            return None;
+        }
+        let (first, last) = (group[0], *group.last().expect("two numbers"));
+        // after: past the last number's unit, a lead word, then the list
+        let mut k = last + 1;
+        while self
+            .tokens
+            .get(k)
+            .is_some_and(|x| x.text == "%" || super::tables::is_unit_word(&x.lower))
+        {
+            k += 1;
+        }
+        if matches!(self.word(k), Some("at" | "in" | "by" | "through" | "after")) {
+            let items = self.time_list(k + 1);
+            if items.len() == group.len() {
+                return Some(items[pos]);
+            }
+        }
+        // before: "<times> were <numbers>"
+        let verb = first.checked_sub(1)?;
+        if matches!(self.word(verb), Some("were" | "was" | "are" | "is" | "of")) {
+            let start = (verb.saturating_sub(8)..verb)
+                .find(|&j| self.time_list(j).len() == group.len() && self.time_list_end(j) == verb);
+            if let Some(j) = start {
+                return Some(self.time_list(j)[pos]);
+            }
+        }
+        None
+    }
+
+    /// A list of time points from token `i`: "Weeks 12 and 24", "12 and 24 weeks",
+    /// "baseline and 12 months" (baseline is day 0).
+    fn time_list(&self, i: usize) -> Vec<TimePoint> {
+        self.time_list_parse(i).0
+    }
+
+    fn time_list_end(&self, i: usize) -> usize {
+        self.time_list_parse(i).1
+    }
+
+    fn time_list_parse(&self, mut i: usize) -> (Vec<TimePoint>, usize) {
+        let lead_unit = self.word(i).and_then(time_unit);
+        if lead_unit.is_some() {
+            i += 1;
+        }
+        // each item in days once its unit is known; bare numbers wait for a unit after
+        // them ("12 and 24 weeks") or take the lead one ("Weeks 12 and 24")
+        let (mut days, mut bare): (Vec<Option<f64>>, Vec<usize>) = (Vec::new(), Vec::new());
+        loop {
+            match self.tokens.get(i) {
+                Some(x) if x.kind == Kind::Number => {
+                    bare.push(days.len());
+                    days.push(x.lower.parse::<f64>().ok());
+                    i += 1;
+                    if let Some(u) = self.word(i).and_then(time_unit).or(lead_unit) {
+                        if self.word(i).and_then(time_unit).is_some() {
+                            i += 1;
+                        }
+                        for k in bare.drain(..) {
+                            days[k] = days[k].map(|n| n * u);
+                        }
+                    }
+                }
+                Some(x) if x.lower == "baseline" => {
+                    days.push(Some(0.0));
+                    i += 1;
+                }
+                _ => break,
+            }
+            if matches!(self.word(i), Some("and" | "or" | ",")) {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        let known: Option<Vec<TimePoint>> = if bare.is_empty() {
+            days.into_iter()
+                .map(|d| d.map(|days| TimePoint { days }))
+                .collect()
+        } else {
+            None
+        };
+        match known {
+            Some(d) if d.len() >= 2 => (d, i),
+            _ => (Vec::new(), i),
+        }
+    }
+
     /// Whether the number at `i` is the number of a time point (`week 12`, `at 12 weeks`).
     pub fn is_time_number(&self, i: usize) -> bool {
         self.time_point_at(i).is_some()
@@ -355,6 +450,22 @@ pub struct TimePoint {
 }
 
 impl TimePoint {
+    /// In words: "baseline", "week 24", "month 12", "day 3".
+    pub fn describe(self) -> String {
+        let d = self.days;
+        if d == 0.0 {
+            return "baseline".into();
+        }
+        let whole = |x: f64| (x - x.round()).abs() < 1e-6;
+        if whole(d / 7.0) {
+            format!("week {}", (d / 7.0).round())
+        } else if whole(d / 30.44) {
+            format!("month {}", (d / 30.44).round())
+        } else {
+            format!("day {d}")
+        }
+    }
+
     /// Two time points are the same when within a tenth of each other (week 24 and
     /// month 6 are one time point; week 12 and week 16 are not).
     pub fn same(self, other: TimePoint) -> bool {

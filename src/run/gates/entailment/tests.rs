@@ -648,3 +648,27 @@ fn negation_is_read_in_the_clause_of_the_values_own_quantity() {
     );
     assert!(text::direction(&c, &qt, None).is_none());
 }
+
+#[test]
+fn a_list_matched_to_time_points_gives_each_number_its_own() {
+    let at = |t: &Text<'_>, n: &str| {
+        t.respective_time(t.numbers_equal(n)[0])
+            .map(|tp| tp.describe())
+    };
+    let t = Text::new("mean decreases of 47% and 49% at Weeks 12 and 24 respectively");
+    assert_eq!(at(&t, "47").as_deref(), Some("week 12"));
+    assert_eq!(at(&t, "49").as_deref(), Some("week 24"));
+    let t = Text::new(
+        "(average percentiles at baseline and 12 months were 60.9 and 47.2, respectively)",
+    );
+    assert_eq!(at(&t, "60.9").as_deref(), Some("baseline"));
+    assert_eq!(at(&t, "47.2").as_deref(), Some("month 12"));
+    let t = Text::new("rates were 39% and 4% in the drug and placebo groups");
+    assert_eq!(at(&t, "39"), None, "a list of groups is no list of times");
+    let t = Text::new("at 12 and 24 weeks, 30 and 41 patients responded");
+    assert_eq!(
+        at(&t, "41"),
+        None,
+        "the list of times must be joined to the numbers"
+    );
+}

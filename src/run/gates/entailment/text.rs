@@ -90,7 +90,8 @@ fn bind_arm<'m>(t: &Text<'_>, at: usize, ms: &'m [Mention]) -> Result<Option<&'m
         }
     }
     let (group, pos) = t.parallel_numbers(at);
-    if group.len() >= 2 && distinct.len() == group.len() {
+    // a list matched to time points ("47% and 49% at Weeks 12 and 24") is no list of groups
+    if group.len() >= 2 && distinct.len() == group.len() && t.respective_time(at).is_none() {
         return Ok(Some(distinct[pos]));
     }
     let in_clause: Vec<&Mention> = ms.iter().filter(|m| clause.contains(&m.at)).collect();
@@ -1076,12 +1077,16 @@ impl Binding<'_, '_> {
             }
         } else if !self.claim_tp.is_empty() {
             let skip = |i: &usize| *i != at;
-            let here: Vec<TimePoint> = ranges
-                .iter()
-                .flat_map(|r| t.time_points(r.clone()))
-                .filter(|(i, _)| skip(i))
-                .map(|(_, tp)| tp)
-                .collect();
+            // a list matched item by item to time points gives each number its own
+            let here: Vec<TimePoint> = match t.respective_time(at) {
+                Some(tp) => vec![tp],
+                None => ranges
+                    .iter()
+                    .flat_map(|r| t.time_points(r.clone()))
+                    .filter(|(i, _)| skip(i))
+                    .map(|(_, tp)| tp)
+                    .collect(),
+            };
             let all: Vec<TimePoint> = t
                 .time_points(0..t.tokens.len())
                 .into_iter()
@@ -1091,13 +1096,17 @@ impl Binding<'_, '_> {
             let hit = |v: &[TimePoint]| self.claim_tp.iter().any(|a| v.iter().any(|b| a.same(*b)));
             if !here.is_empty() {
                 if !hit(&here) {
-                    return Entailment::Fails(
-                        Rule::TimePoint,
-                        format!(
+                    let why = match t.respective_time(at) {
+                        Some(tp) => format!(
+                            "in the quote {n} is the value at {}: its list of numbers is matched item by item to a list of time points",
+                            tp.describe()
+                        ),
+                        None => format!(
                             "in the quote {n} is the value at another time point ({:?})",
                             self.clause_text(&clause)
                         ),
-                    );
+                    };
+                    return Entailment::Fails(Rule::TimePoint, why);
                 }
             } else if !all.is_empty() && !hit(&all) {
                 return Entailment::Fails(
@@ -1117,8 +1126,12 @@ impl Binding<'_, '_> {
             return Entailment::Fails(Rule::Population, why);
         }
         let lead = leading_phrase(t);
+        // "change from baseline" is a measure, not patients defined at baseline
+        let from_baseline = |i: usize| {
+            t.tokens[i].lower == "baseline" && matches!(t.word(i.wrapping_sub(1)), Some("from"))
+        };
         let qualifier = (0..t.tokens.len())
-            .filter(|&i| in_ranges(i) || lead.contains(&i))
+            .filter(|&i| (in_ranges(i) || lead.contains(&i)) && !from_baseline(i))
             .map(|i| &t.tokens[i])
             .find(|x| {
                 x.kind == Kind::Word
