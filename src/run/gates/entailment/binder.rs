@@ -474,7 +474,7 @@ impl TimePoint {
     }
 }
 
-fn time_unit(w: &str) -> Option<f64> {
+pub(super) fn time_unit(w: &str) -> Option<f64> {
     Some(match w {
         "day" | "days" | "d" | "night" | "nights" => 1.0,
         "week" | "weeks" | "wk" | "wks" | "w" => 7.0,

@@ -101,6 +101,14 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "Mean trough level of approximately 8 µg/mL was observed at Week 52 after a dose of 40 mg tirzepatide every other week, and approximately 15 µg/mL at Week 52 in patients who increased to a dose of 40 mg tirzepatide every week.",
             ),
             (
+                "/warnings_and_cautions/0",
+                "The malignancies occurred after a median of 30 months of therapy (range 1 to 84 months).",
+            ),
+            (
+                "/pharmacokinetics/4",
+                "In elderly subjects the means for Cmax and T1/2 increased by 50% (255 vs. 384 ng/mL) and 32% (2.2 vs. 2.9 hr), respectively, as compared to younger adults (20 to 40 years).",
+            ),
+            (
                 "/pharmacokinetics/2",
                 "The mean half-life in cirrhotic patients of 9.9 hr (range: 4.1 to 25.8 hr) was greater than that observed in normal subjects of 2.2 hr (range: 1.6 to 2.4 hr).",
             ),
@@ -671,4 +679,58 @@ fn a_list_matched_to_time_points_gives_each_number_its_own() {
         None,
         "the list of times must be joined to the numbers"
     );
+}
+
+#[test]
+fn a_durations_unit_is_checked_wherever_it_stands_in_the_value() {
+    let q =
+        "The malignancies occurred after a median of 30 months of therapy (range 1 to 84 months).";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Malignancies after a median of 30 weeks of therapy",
+        q,
+    );
+    assert_eq!(rule(&judge(&c)), Some(Rule::Unit));
+    c.value = "Malignancies after a median of 30 months of therapy".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Unit));
+}
+
+#[test]
+fn a_comparisons_reference_group_and_a_names_digit_are_not_the_values() {
+    let q = "In elderly subjects the means for Cmax and T1/2 increased by 50% (255 vs. 384 ng/mL) and 32% (2.2 vs. 2.9 hr), respectively, as compared to younger adults (20 to 40 years).";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "Mean T1/2 2.9 hr in elderly subjects versus 2.2 hr in younger adults",
+        q,
+    );
+    c.population = Some("elderly subjects (> 70 years)".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+    let ages = |s: &str| {
+        let t = Text::new(s);
+        text::ages_in(&t, 0..t.tokens.len())
+    };
+    assert!(ages("as compared to younger adults (20 to 40 years)").is_empty());
+    assert_eq!(ages("adults, as compared to children").len(), 1);
+}
+
+#[test]
+fn a_negation_with_an_exception_states_the_exception() {
+    let q = "Imipramine in combination with tirzepatide produced no pharmacokinetic interaction other than a 20% decrease in peak levels of imipramine.";
+    let c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "20% decrease in imipramine peak levels",
+        q,
+    );
+    assert!(text::direction(&c, &Text::new(q), None).is_none());
+    let q = "Tirzepatide produced no decrease in peak levels of imipramine.";
+    let c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "decrease in imipramine peak levels",
+        q,
+    );
+    assert!(text::direction(&c, &Text::new(q), None).is_some());
 }

@@ -528,7 +528,15 @@ fn union(
 /// Whether value number `k` of the value text is principal (not a time point or a
 /// regimen's count): the value's first or only number, or one followed by a unit.
 fn principal(vt: &Text<'_>, k: usize, only: bool, cx: &Context<'_>) -> bool {
-    if vt.is_time_number(k)
+    // the 2 of a name such as "T1/2" is no quantity
+    let in_name = k >= 2
+        && vt.tokens[k - 1].text == "/"
+        && vt.tokens[k - 2].kind == Kind::Word
+        && vt.tokens[k - 2]
+            .lower
+            .ends_with(|c: char| c.is_ascii_digit());
+    if in_name
+        || vt.is_time_number(k)
         || (k > 0
             && matches!(
                 vt.word(k - 1),
@@ -587,6 +595,31 @@ pub(super) fn text(
             .take(1)
             .collect()
     };
+    // a duration's unit: "30 months" in the quote is not "30 weeks", wherever the number
+    // stands in the value
+    for &k in &nums {
+        let Some((w, u)) = vt
+            .word(k + 1)
+            .and_then(|w| super::binder::time_unit(w).map(|u| (w, u)))
+        else {
+            continue;
+        };
+        let n = vt.tokens[k].lower.as_str();
+        let units: Vec<(&str, Option<f64>)> = t
+            .numbers_equal(n)
+            .into_iter()
+            .map(|i| {
+                let q = t.word(i + 1).unwrap_or("");
+                (q, super::binder::time_unit(q))
+            })
+            .collect();
+        if !units.is_empty() && units.iter().all(|(_, q)| q.is_some_and(|q| q != u)) {
+            return Entailment::Fails(
+                Rule::Unit,
+                format!("the quote gives {n} in {}, not in {w}", units[0].0),
+            );
+        }
+    }
     let only = nums.len() == 1;
     // the value may name the claimed group itself ("Dizziness in 1.5% of zolpidem-treated
     // patients"): that says nothing of which group the quote's number is
@@ -1399,7 +1432,32 @@ fn sentence(t: &Text<'_>, at: usize) -> std::ops::Range<usize> {
 /// ("aged", "who were", "of age", "old", "and older", or a noun for people before it),
 /// never a duration ("for 1 to 2 years").
 pub(super) fn ages_in(t: &Text<'_>, r: std::ops::Range<usize>) -> Vec<usize> {
-    let mut out = age_groups(t.tokens[r.clone()].iter().map(|x| x.lower.as_str()));
+    // the reference group of a comparison ("as compared to younger adults (20 to 40
+    // years)", "than in adults") is not whom the numbers are for
+    let mut reference = vec![false; t.tokens.len()];
+    for i in r.clone() {
+        let marker = matches!(t.word(i), Some("than" | "versus" | "vs"))
+            || (matches!(t.word(i), Some("compared" | "relative"))
+                && matches!(t.word(i + 1), Some("to" | "with")));
+        if !marker {
+            continue;
+        }
+        let d = t.tokens[i].depth;
+        let mut j = i + 1;
+        while j < t.tokens.len() {
+            let x = &t.tokens[j];
+            let stop = x.depth < d
+                || (x.depth == d
+                    && (matches!(x.text, "." | ";" | ",") || (j > i + 2 && t.is_break(j))));
+            if stop {
+                break;
+            }
+            reference[j] = true;
+            j += 1;
+        }
+    }
+    let r: Vec<usize> = r.filter(|&i| !reference[i]).collect();
+    let mut out = age_groups(r.iter().map(|&i| t.tokens[i].lower.as_str()));
     let mut add = |g: &str| {
         if let Some(i) = super::AGE_GROUPS.iter().position(|(name, _)| *name == g)
             && !out.contains(&i)
@@ -1607,10 +1665,11 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
         .flat_map(|r| qt.tokens[r.clone()].iter().map(|x| x.lower.clone()))
         .collect();
     // negation is read over every clause that shares the value's words
-    let nw: Vec<String> = all_shared
+    let mut nw: Vec<String> = all_shared
         .iter()
         .flat_map(|r| qt.tokens[r.clone()].iter().map(|x| x.lower.clone()))
         .collect();
+    unless_excepted(&mut nw);
     let mut q_neg = false;
     for (i, w) in nw.iter().enumerate() {
         if content.contains(&stem(w)) {
@@ -1671,6 +1730,24 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
         return Some("the quote states an increase, the claim a decrease".into());
     }
     None
+}
+
+/// "no pharmacokinetic interaction other than a 20% decrease": a negation that an
+/// exception follows states what it excepts. Such negations are blanked.
+fn unless_excepted(ws: &mut [String]) {
+    for i in 0..ws.len() {
+        if !NEGATIONS.contains(&ws[i].as_str()) {
+            continue;
+        }
+        let ahead = &ws[i + 1..ws.len().min(i + 8)];
+        let excepted = ahead
+            .iter()
+            .any(|w| matches!(w.as_str(), "except" | "besides"))
+            || ahead.windows(2).any(|p| p[0] == "other" && p[1] == "than");
+        if excepted {
+            ws[i].clear();
+        }
+    }
 }
 
 /// Negative prefixes that turn a word into its opposite ("asymptomatic", "irreversible",
