@@ -188,6 +188,10 @@ impl<'a> Text<'a> {
         let depth = self.tokens[at].depth;
         let is_joint = |i: usize| {
             let t = &self.tokens[i];
+            // "2.9 per 100 patient-years": a rate's denominator is no list member
+            if t.lower == "per" {
+                return false;
+            }
             t.depth > depth
                 || matches!(
                     t.lower.as_str(),

@@ -734,3 +734,32 @@ fn a_negation_with_an_exception_states_the_exception() {
     );
     assert!(text::direction(&c, &Text::new(q), None).is_some());
 }
+
+#[test]
+fn a_rates_denominator_is_no_list_member() {
+    let q = "the rate of serious infections was 4.3 per 100 patient-years in 7973 tirzepatide-treated patients versus a rate of 2.9 per 100 patient-years in 4848 control-treated patients";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Serious infections at 2.9 per 100 patient-years in tirzepatide-treated patients",
+        q,
+    );
+    c.arm = Some("tirzepatide".into());
+    let (ev, assets) = world();
+    let cx = Context::new(&assets);
+    let t = Text::new(q);
+    let judged = |c: &Claim| {
+        rule(&text::text(
+            c,
+            &t,
+            &ev.records[2],
+            assets.get("tirzepatide"),
+            &cx,
+        ))
+    };
+    assert_eq!(judged(&c), Some(Rule::Arm), "2.9 is the control group's");
+    c.value =
+        "Serious infections at 4.3 per 100 patient-years in tirzepatide-treated patients".into();
+    assert_eq!(judged(&c), None);
+    assert_eq!(t.parallel_numbers(t.numbers_equal("2.9")[0]).0.len(), 1);
+}
