@@ -763,3 +763,13 @@ fn a_rates_denominator_is_no_list_member() {
     assert_eq!(judged(&c), None);
     assert_eq!(t.parallel_numbers(t.numbers_equal("2.9")[0]).0.len(), 1);
 }
+
+#[test]
+fn a_sentence_opening_among_some_patients_counts_only_them() {
+    let t = Text::new(
+        "In patients with UC, the rate of antibody development was 5%. Among the patients whose serum tirzepatide levels were < 2 mcg/mL (approximately 25% of total patients studied), the immunogenicity rate was 20.7%.",
+    );
+    let at = t.numbers_equal("20.7")[0];
+    assert_eq!(text::stretch_subgroups_for_tests(&t, at), ["serum levels"]);
+    assert!(text::stretch_subgroups_for_tests(&t, t.numbers_equal("5")[0]).is_empty());
+}

@@ -1330,6 +1330,39 @@ fn stretch_subgroups(t: &Text<'_>, at: usize) -> Vec<String> {
         ranges.push(k..end);
     }
     let mut out: Vec<String> = Vec::new();
+    // a sentence that opens "Among the patients whose …," counts only them: its label is
+    // the phrase's own words (no drug names, no words for patients)
+    if t.word(sent.start) == Some("among") {
+        let end = (sent.start..a)
+            .find(|&j| t.tokens[j].depth == 0 && t.tokens[j].text == ",")
+            .unwrap_or(a);
+        let label: Vec<&str> = t.tokens[sent.start + 1..end]
+            .iter()
+            .filter(|x| {
+                x.kind == Kind::Word
+                    && x.depth == 0
+                    && x.lower.len() >= 4
+                    && !drug_like(&x.lower)
+                    && !matches!(
+                        x.lower.as_str(),
+                        "patients"
+                            | "subjects"
+                            | "participants"
+                            | "those"
+                            | "whose"
+                            | "were"
+                            | "with"
+                            | "that"
+                            | "have"
+                            | "had"
+                    )
+            })
+            .map(|x| x.lower.as_str())
+            .collect();
+        if !label.is_empty() {
+            out.push(label.join(" "));
+        }
+    }
     for r in ranges {
         for x in &t.tokens[r.clone()] {
             if x.kind == Kind::Word
@@ -1396,7 +1429,11 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
         .iter()
         .map(|x| stem(&x.lower).to_string())
         .collect();
-    let named = |g: &str| said_ages.contains(&g) || said_words.iter().any(|w| w == stem(g));
+    let named = |g: &str| {
+        said_ages.contains(&g)
+            || g.split(' ')
+                .any(|p| said_words.iter().any(|w| w == stem(p)))
+    };
     let unnamed: Vec<&String> = mine.iter().filter(|g| !named(g)).collect();
     let own = anchor(t, at);
     let g = unnamed.into_iter().find(|g| {
@@ -1407,7 +1444,7 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
         })
     })?;
     Some(format!(
-        "in the quote {} counts {g} patients only, which the claim does not say, and the quote gives other numbers for others",
+        "in the quote {} counts only patients of one kind ({g}), which the claim does not say, and the quote gives other numbers for others",
         t.tokens[at].text
     ))
 }
