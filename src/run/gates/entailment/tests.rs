@@ -773,3 +773,25 @@ fn a_sentence_opening_among_some_patients_counts_only_them() {
     assert_eq!(text::stretch_subgroups_for_tests(&t, at), ["serum levels"]);
     assert!(text::stretch_subgroups_for_tests(&t, t.numbers_equal("5")[0]).is_empty());
 }
+
+#[test]
+fn a_row_maps_onto_a_header_of_groups_with_their_counts() {
+    let q = "reported at a greater frequency than placebo. tirzepatide (≤10 mg) (N=152) Placebo (N=161) Dry mouth 3 1 Depression 2 1";
+    let t = Text::new(q);
+    let (claimed, others) = (vec!["tirzepatide".to_string()], vec!["placebo".to_string()]);
+    let word = |n: &str, i: usize| {
+        text::bound_group_for_tests(&t, t.numbers_equal(n)[i], &claimed, &others)
+            .map(|m| m.to_lowercase())
+    };
+    assert_eq!(word("2", 0).as_deref(), Some("tirzepatide"));
+    assert_eq!(word("1", 1).as_deref(), Some("placebo"));
+    // a row shorter than a header of five counted groups is not mapped by position
+    let q = "Placebo HUMIRA HUMIRA Placebo/MTX HUMIRA/MTX N=110 N=113 N=103 N=200 N=207 Month 12 NA NA NA 24% 59%";
+    let t = Text::new(q);
+    let (claimed, others) = (
+        vec!["humira".to_string()],
+        vec!["placebo".to_string(), "mtx".to_string()],
+    );
+    let bound = text::bound_group_for_tests(&t, t.numbers_equal("24")[0], &claimed, &others);
+    assert_ne!(bound.as_deref(), Some("HUMIRA"));
+}

@@ -90,6 +90,30 @@ fn bind_arm<'m>(t: &Text<'_>, at: usize, ms: &'m [Mention]) -> Result<Option<&'m
         }
     }
     let (group, pos) = t.parallel_numbers(at);
+    // a table header of as many groups as the row has numbers, each with its count
+    // ("Zolpidem (≤10 mg) (N=152) Placebo (N=161) … Depression 2 1"), even when the text
+    // names the groups elsewhere too
+    if group.len() >= 2 && t.respective_time(at).is_none() {
+        let before: Vec<&Mention> = ms.iter().filter(|m| m.at < group[0]).collect();
+        if let Some(head) = before.get(before.len().saturating_sub(group.len())..)
+            && head.len() == group.len()
+        {
+            let counts = |a: usize, b: usize| {
+                (a..b.saturating_sub(1))
+                    .filter(|&k| t.word(k) == Some("n") && t.tokens[k + 1].text == "=")
+                    .count()
+            };
+            // one count after each group's name, and no other between the header and the row
+            let columns = head.iter().enumerate().all(|(i, m)| {
+                let next = head.get(i + 1).map_or(group[0], |n| n.at);
+                counts(m.at, next) == 1
+            });
+            let both_sides = head.iter().any(|m| m.claimed) && head.iter().any(|m| !m.claimed);
+            if columns && both_sides {
+                return Ok(Some(head[pos]));
+            }
+        }
+    }
     // a list matched to time points ("47% and 49% at Weeks 12 and 24") is no list of groups
     if group.len() >= 2 && distinct.len() == group.len() && t.respective_time(at).is_none() {
         return Ok(Some(distinct[pos]));
@@ -432,6 +456,19 @@ fn regimen_of(t: &Text<'_>, at: usize, r: std::ops::Range<usize>) -> Option<Stri
 }
 
 /// [`regimen_of`] the first `n` of a whole text, for tests.
+/// The word of the group [`bind_arm`] binds the number at `at` to, among the mentions of
+/// `claimed` and `others`.
+#[cfg(test)]
+pub(super) fn bound_group_for_tests(
+    t: &Text<'_>,
+    at: usize,
+    claimed: &[String],
+    others: &[String],
+) -> Option<String> {
+    let ms = mentions(t, claimed, others);
+    bind_arm(t, at, &ms).ok().flatten().map(|m| m.word.clone())
+}
+
 #[cfg(test)]
 pub(super) fn stretch_subgroups_for_tests(t: &Text<'_>, at: usize) -> Vec<String> {
     stretch_subgroups(t, at)
