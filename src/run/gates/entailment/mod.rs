@@ -1075,12 +1075,17 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         && qt.tokens.iter().all(|t| t.kind != Kind::Word);
     let mut place = given.map(str::to_string);
     if bare && given.is_none() {
-        let n = qt
-            .tokens
-            .iter()
-            .find(|t| t.kind == Kind::Number)
-            .map(|t| t.text)
-            .unwrap_or("");
+        // an identifier or date of several numbers ("2020-001803-17") is found whole
+        let several = qt.tokens.iter().filter(|t| t.kind == Kind::Number).count() > 1;
+        let n = if several {
+            quote.trim()
+        } else {
+            qt.tokens
+                .iter()
+                .find(|t| t.kind == Kind::Number)
+                .map(|t| t.text)
+                .unwrap_or("")
+        };
         let at = occurrences(r, n);
         if at.len() > 1 {
             return Entailment::Fails(

@@ -109,6 +109,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "In elderly subjects the means for Cmax and T1/2 increased by 50% (255 vs. 384 ng/mL) and 32% (2.2 vs. 2.9 hr), respectively, as compared to younger adults (20 to 40 years).",
             ),
             (
+                "/pharmacokinetics/5",
+                "AUC was 796 ± 159 ng∙hr/mL after the first dose and 818 ± 170 ng∙hr/mL after repeated dosing. Trough concentrations were approximately 7 to 10 µg/mL during tirzepatide 40 mg every week treatment.",
+            ),
+            (
                 "/pharmacokinetics/2",
                 "The mean half-life in cirrhotic patients of 9.9 hr (range: 4.1 to 25.8 hr) was greater than that observed in normal subjects of 2.2 hr (range: 1.6 to 2.4 hr).",
             ),
@@ -126,6 +130,14 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         (f("/eventGroups/1/id"), "EG001"),
         (f("/eventGroups/1/title"), "Trametinib 2 mg qw"),
         (f("/otherEvents/0/term"), "Rash"),
+        (
+            "/protocolSection/identificationModule/secondaryIdInfos/0/id".to_string(),
+            "2020-001803-17",
+        ),
+        (
+            "/protocolSection/statusModule/startDateStruct/date".to_string(),
+            "2020-05-01",
+        ),
         (
             "/protocolSection/eligibilityModule/eligibilityCriteria".to_string(),
             "Hospitalized adults with metastatic melanoma",
@@ -794,4 +806,52 @@ fn a_row_maps_onto_a_header_of_groups_with_their_counts() {
     );
     let bound = text::bound_group_for_tests(&t, t.numbers_equal("24")[0], &claimed, &others);
     assert_ne!(bound.as_deref(), Some("HUMIRA"));
+    // a header whose counted groups go on before the ones nearest the row (two studies,
+    // each with a treatment difference column) is not mapped by position
+    let q = "Placebo N=130 HUMIRA 160/80 mg N=130 Treatment Difference (95% CI) Placebo N=246 HUMIRA 160/80 mg N=248 Treatment Difference (95% CI) Remission 9.2% 18.5% 9.3%* (0.9%, 17.6%) 9.3% 16.5% 7.2%* (1.2%, 12.9%)";
+    let t = Text::new(q);
+    let bound = text::bound_group_for_tests(&t, t.numbers_equal("16.5")[0], &claimed, &others);
+    assert_ne!(bound.as_deref(), Some("Placebo"));
+}
+
+#[test]
+fn an_exposure_is_no_concentration_and_a_regimen_of_the_same_amount_is_the_numbers() {
+    let q = "AUC was 796 ± 159 ng∙hr/mL after the first dose and 818 ± 170 ng∙hr/mL after repeated dosing.";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "818 ng/mL after repeated dosing",
+        q,
+    );
+    c.unit = Some("ng/mL".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Unit));
+    let q = "Trough concentrations were approximately 7 to 10 µg/mL during tirzepatide 40 mg every week treatment.";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "Trough approximately 7 to 10 µg/mL",
+        q,
+    );
+    c.arm = Some("tirzepatide 40 mg every other week".into());
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Dose),
+        "the 40 mg is given every week"
+    );
+    c.arm = Some("tirzepatide 40 mg every week".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Dose));
+}
+
+#[test]
+fn a_bare_identifier_of_several_numbers_is_found_whole() {
+    // "2020" occurs twice in the record, "2020-001803-17" once
+    let c = claim(
+        "trametinib",
+        "identity.indication",
+        "EudraCT 2020-001803-17",
+        "2020-001803-17",
+    );
+    assert_ne!(rule(&judge(&c)), Some(Rule::BareNumber));
+    let c = claim("trametinib", "identity.indication", "2020", "2020");
+    assert_eq!(rule(&judge(&c)), Some(Rule::BareNumber));
 }

@@ -90,29 +90,8 @@ fn bind_arm<'m>(t: &Text<'_>, at: usize, ms: &'m [Mention]) -> Result<Option<&'m
         }
     }
     let (group, pos) = t.parallel_numbers(at);
-    // a table header of as many groups as the row has numbers, each with its count
-    // ("Zolpidem (≤10 mg) (N=152) Placebo (N=161) … Depression 2 1"), even when the text
-    // names the groups elsewhere too
-    if group.len() >= 2 && t.respective_time(at).is_none() {
-        let before: Vec<&Mention> = ms.iter().filter(|m| m.at < group[0]).collect();
-        if let Some(head) = before.get(before.len().saturating_sub(group.len())..)
-            && head.len() == group.len()
-        {
-            let counts = |a: usize, b: usize| {
-                (a..b.saturating_sub(1))
-                    .filter(|&k| t.word(k) == Some("n") && t.tokens[k + 1].text == "=")
-                    .count()
-            };
-            // one count after each group's name, and no other between the header and the row
-            let columns = head.iter().enumerate().all(|(i, m)| {
-                let next = head.get(i + 1).map_or(group[0], |n| n.at);
-                counts(m.at, next) == 1
-            });
-            let both_sides = head.iter().any(|m| m.claimed) && head.iter().any(|m| !m.claimed);
-            if columns && both_sides {
-                return Ok(Some(head[pos]));
-            }
-        }
+    if let Some(m) = header_group(t, at, ms) {
+        return Ok(Some(m));
     }
     // a list matched to time points ("47% and 49% at Weeks 12 and 24") is no list of groups
     if group.len() >= 2 && distinct.len() == group.len() && t.respective_time(at).is_none() {
@@ -142,6 +121,38 @@ fn bind_arm<'m>(t: &Text<'_>, at: usize, ms: &'m [Mention]) -> Result<Option<&'m
         return Ok(None);
     }
     Err(())
+}
+
+/// A table header of as many groups as the row of the number at `at` has numbers, each
+/// with its count ("Zolpidem (≤10 mg) (N=152) Placebo (N=161) … Depression 2 1"), read
+/// even when the text names the groups elsewhere too: the group of the number's column.
+fn header_group<'m>(t: &Text<'_>, at: usize, ms: &'m [Mention]) -> Option<&'m Mention> {
+    let (group, pos) = t.parallel_numbers(at);
+    if group.len() >= 2 && t.respective_time(at).is_none() {
+        let before: Vec<&Mention> = ms.iter().filter(|m| m.at < group[0]).collect();
+        if let Some(head) = before.get(before.len().saturating_sub(group.len())..)
+            && head.len() == group.len()
+        {
+            let counts = |a: usize, b: usize| {
+                (a..b.saturating_sub(1))
+                    .filter(|&k| t.word(k) == Some("n") && t.tokens[k + 1].text == "=")
+                    .count()
+            };
+            // one count after each group's name, and no other between the header and the
+            // row; and the header starts with them (no counted group before the first)
+            let columns = head.iter().enumerate().all(|(i, m)| {
+                let next = head.get(i + 1).map_or(group[0], |n| n.at);
+                counts(m.at, next) == 1
+            });
+            let whole = before.len() == head.len()
+                || counts(before[before.len() - head.len() - 1].at, head[0].at) == 0;
+            let both_sides = head.iter().any(|m| m.claimed) && head.iter().any(|m| !m.claimed);
+            if columns && whole && both_sides {
+                return Some(head[pos]);
+            }
+        }
+    }
+    None
 }
 
 /// Whether word `w` (written `text`) names `c`: the same word, its plural ("controls"),
@@ -748,38 +759,47 @@ fn arm_in_context(
     let q = c.quote.as_deref()?;
     let field = r.field_text(r.find(q)?);
     let pos = field.find(q)?;
-    let mut from = pos.saturating_sub(400);
-    while !field.is_char_boundary(from) {
-        from -= 1;
-    }
-    let before = Text::new(&field[from..pos]).tokens.len();
-    let wt = Text::new(&field[from..pos + q.len()]);
-    let wms = mentions(&wt, claimed, others);
-    if wms.is_empty() {
-        return None;
-    }
-    for &k in nums.iter().filter(|&&k| principal(vt, k, only, cx)) {
-        let n = vt.tokens[k].lower.as_str();
-        let mut bound: Vec<&Mention> = Vec::new();
-        let mut free = false;
-        for at in wt.numbers_equal(n).into_iter().filter(|&a| a >= before) {
-            // only a pair or list of numbers ("23.5% vs. 1.5%") maps onto the groups
-            if wt.parallel_numbers(at).0.len() < 2 {
-                free = true;
-                continue;
-            }
-            match bind_arm(&wt, at, &wms) {
-                Ok(Some(m)) => bound.push(m),
-                _ => free = true,
-            }
+    // the text just before the quote; then, for a table's header above its rows, further
+    // back, read by the header alone
+    for (back, header_only) in [(400, false), (1500, true)] {
+        let mut from = pos.saturating_sub(back);
+        while !field.is_char_boundary(from) {
+            from -= 1;
         }
-        if !free && !bound.is_empty() && bound.iter().all(|m| !m.claimed) {
-            return Some(format!(
-                "in the text the quote sits in, {} belongs to {:?}, not to {}",
-                vt.tokens[k].text,
-                bound[0].word,
-                claimed_name(c)
-            ));
+        let before = Text::new(&field[from..pos]).tokens.len();
+        let wt = Text::new(&field[from..pos + q.len()]);
+        let wms = mentions(&wt, claimed, others);
+        if wms.is_empty() {
+            continue;
+        }
+        for &k in nums.iter().filter(|&&k| principal(vt, k, only, cx)) {
+            let n = vt.tokens[k].lower.as_str();
+            let mut bound: Vec<&Mention> = Vec::new();
+            let mut free = false;
+            for at in wt.numbers_equal(n).into_iter().filter(|&a| a >= before) {
+                // only a pair or list of numbers ("23.5% vs. 1.5%") maps onto the groups
+                if wt.parallel_numbers(at).0.len() < 2 {
+                    free = true;
+                    continue;
+                }
+                let m = if header_only {
+                    header_group(&wt, at, &wms)
+                } else {
+                    bind_arm(&wt, at, &wms).ok().flatten()
+                };
+                match m {
+                    Some(m) => bound.push(m),
+                    None => free = true,
+                }
+            }
+            if !free && !bound.is_empty() && bound.iter().all(|m| !m.claimed) {
+                return Some(format!(
+                    "in the text the quote sits in, {} belongs to {:?}, not to {}",
+                    vt.tokens[k].text,
+                    bound[0].word,
+                    claimed_name(c)
+                ));
+            }
         }
     }
     None
@@ -1043,10 +1063,23 @@ impl Binding<'_, '_> {
                 .into_iter()
                 .map(|(_, g)| g)
                 .collect();
+            // the quote names the arm's regimen for other numbers, or the clause gives the
+            // arm's own amount with the other regimen ("during 40 mg every week treatment")
             let elsewhere = regimens(t, 0..t.tokens.len())
                 .into_iter()
                 .any(|(i, g)| !clause.contains(&i) && want_reg.contains(&g));
-            if !here.is_empty() && !here.iter().any(|g| want_reg.contains(g)) && elsewhere {
+            let amounts: Vec<String> = doses(c.arm.as_deref().unwrap_or(""), cx.units)
+                .into_iter()
+                .filter(|d| d.contains(' '))
+                .collect();
+            let same_amount = !amounts.is_empty()
+                && doses(&self.clause_text(&clause), cx.units)
+                    .iter()
+                    .any(|d| amounts.contains(d));
+            if !here.is_empty()
+                && !here.iter().any(|g| want_reg.contains(g))
+                && (elsewhere || same_amount)
+            {
                 return Entailment::Fails(
                     Rule::Dose,
                     format!(
