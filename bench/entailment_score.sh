@@ -34,12 +34,16 @@ if [ -f "$REAL/portfolio.toml" ]; then
   # a held-out set. Its figures are reported, not asserted in the tests.
   echo "== real corpus, third set (tests/entailment/third_real.jsonl)"
   score tests/entailment/third_real.jsonl "$tmp/real" "$@"
-  # two more sets of every kind written apart from the rules: the fourth was then used to
-  # find rules (the tests assert it); the fifth was scored only after them
+  # more sets of every kind written apart from the rules: the fourth was then used to find
+  # rules (the tests assert it); the fifth was first scored after them, then used too
   echo "== real corpus, fourth set (tests/entailment/fourth_real.jsonl)"
   score tests/entailment/fourth_real.jsonl "$tmp/real" "$@"
   echo "== real corpus, fifth set (tests/entailment/fifth_real.jsonl)"
   score tests/entailment/fifth_real.jsonl "$tmp/real" "$@"
+  # written apart from the rules after the fifth was used, avoiding every data point the
+  # earlier sets quote; first scored at 33.3% wrong accepted, 6.7% true rejected
+  echo "== real corpus, sixth set (tests/entailment/sixth_real.jsonl)"
+  score tests/entailment/sixth_real.jsonl "$tmp/real" "$@"
 else
   echo "(real corpus not found at $REAL: its sets skipped)"
 fi

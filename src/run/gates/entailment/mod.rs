@@ -890,11 +890,19 @@ fn sibling(r: &EvidenceRecord, locator: &str, key: &str) -> Option<String> {
 /// The title of the group a posted number belongs to: the group id beside it (JSON
 /// `…/stats/0/groupId`, `…/measurements/1/groupId`; XML `…/@group_id`), looked up among
 /// the record's group definitions (`…/eventGroups/k/id`, `…/groups/k/id`; XML
-/// `…/group[k]/@group_id`), the one nearest the place when several share the id.
-fn posted_group(r: &EvidenceRecord, place: &str) -> Option<String> {
+/// `…/group[k]/@group_id`), the one nearest the place when several share the id; with
+/// the titles of every group of that definition list.
+fn posted_group(r: &EvidenceRecord, place: &str) -> Option<(String, Vec<String>)> {
     let id = sibling(r, place, "groupId").or_else(|| sibling(r, place, "group_id"))?;
     let id = id.trim();
-    let mut best: Option<(usize, &str)> = None;
+    let title_of = |parent: &str| {
+        let titles = [format!("{parent}/title"), format!("{parent}/title[1]")];
+        r.locators
+            .iter()
+            .position(|x| titles.contains(x))
+            .map(|t| r.field_text(t).trim().to_string())
+    };
+    let mut best: Option<(usize, &str, String)> = None;
     for (i, l) in r.locators.iter().enumerate() {
         let Some(parent) = l
             .strip_suffix("/id")
@@ -907,8 +915,7 @@ fn posted_group(r: &EvidenceRecord, place: &str) -> Option<String> {
         {
             continue;
         }
-        let titles = [format!("{parent}/title"), format!("{parent}/title[1]")];
-        let Some(t) = r.locators.iter().position(|x| titles.contains(x)) else {
+        let Some(title) = title_of(parent) else {
             continue;
         };
         let shared = l
@@ -916,11 +923,54 @@ fn posted_group(r: &EvidenceRecord, place: &str) -> Option<String> {
             .zip(place.bytes())
             .take_while(|(a, b)| a == b)
             .count();
-        if best.is_none_or(|(n, _)| shared > n) {
-            best = Some((shared, r.field_text(t)));
+        if best.as_ref().is_none_or(|(n, _, _)| shared > *n) {
+            best = Some((shared, parent, title));
         }
     }
-    best.map(|(_, t)| t.trim().to_string())
+    let (_, parent, title) = best?;
+    // the list the definition sits in: `…/eventGroups/` or `…/group_list[1]/group[`
+    let list = match parent.rfind("/group[") {
+        Some(k) => &parent[..k + "/group[".len()],
+        None => &parent[..parent.rfind('/')? + 1],
+    };
+    let mut all: Vec<String> = Vec::new();
+    for (i, l) in r.locators.iter().enumerate() {
+        // `4/title` (JSON) or `3]/title[1]` (XML) after the list's prefix
+        if let Some(rest) = l.strip_prefix(list)
+            && let Some((k, tail)) = rest.split_once(['/', ']'])
+            && k.chars().all(|c| c.is_ascii_digit())
+            && matches!(tail, "title" | "/title[1]")
+        {
+            let t = r.field_text(i).trim().to_string();
+            if !all.contains(&t) {
+                all.push(t);
+            }
+        }
+    }
+    Some((title, all))
+}
+
+/// The unit of the posted outcome a measurement belongs to (JSON `…/outcomeMeasures/N/
+/// unitOfMeasure`, XML `…/outcome[N]/measure[1]/units[1]`).
+fn posted_unit(r: &EvidenceRecord, place: &str) -> Option<String> {
+    // only a measurement is in the outcome's unit, not a group's title or description
+    if !(place.contains("/measurements/") || place.contains("/measurement[")) {
+        return None;
+    }
+    let want = if let Some(i) = place.find("/outcomeMeasures/") {
+        let rest = &place[i + "/outcomeMeasures/".len()..];
+        let n = rest.split('/').next()?;
+        format!("{}/outcomeMeasures/{n}/unitOfMeasure", &place[..i])
+    } else if let Some(i) = place.find("/outcome[") {
+        let end = place[i + 1..].find(']')? + i + 2;
+        format!("{}/measure[1]/units[1]", &place[..end])
+    } else {
+        return None;
+    };
+    r.locators
+        .iter()
+        .position(|l| *l == want)
+        .map(|i| r.field_text(i).trim().to_string())
 }
 
 /// The fields of the record that hold `quote`, the one the quote gate found first.
@@ -1117,13 +1167,36 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
     if let Some(v) = outcome_population(c, r, &place) {
         return v;
     }
-    // a posted number no cell was read from still belongs to the group beside it
+    // a posted number no cell was read from still belongs to the group beside it, and is
+    // in its outcome's unit (the cells carry both for the numbers they were read from)
     if cells.is_none()
         && let Some(s) = scope
-        && let Some(group) = posted_group(r, &place)
-        && let Some(v) = group_arm(c, &group, s, cx)
     {
-        return v;
+        if let Some((group, all)) = posted_group(r, &place)
+            && let Some(v) = group_arm(c, &group, s, cx)
+                .or_else(|| narrower_group(c, &group, &all))
+                .or_else(|| cohort_group(c, &group))
+        {
+            return v;
+        }
+        if let Some(have) = posted_unit(r, &place)
+            && let Some(want) = c.unit.as_deref().filter(|u| !u.trim().is_empty())
+        {
+            let (hw, ww) = (words(&have), words(want));
+            let log = |w: &[String]| w.iter().any(|x| x.starts_with("log"));
+            // a log scale is another unit whatever the unit it takes the log of
+            let differ = log(&hw) != log(&ww)
+                || matches!(
+                    (cx.units.canonical(&have), cx.units.canonical(want)),
+                    (Some(a), Some(b)) if a != b
+                );
+            if differ {
+                return Entailment::Fails(
+                    Rule::Unit,
+                    format!("the outcome at {place} is in {have:?}, not in {want:?}"),
+                );
+            }
+        }
     }
     // a table column's name is its unit: `count` is no rate per 100,000
     if r.family == crate::domain::Family::Epi
@@ -1394,6 +1467,54 @@ fn group_arm(c: &Claim, group: &str, scope: &Scope, cx: &Context<'_>) -> Option<
     None
 }
 
+/// A group that is a cohort of ages or weights is a subgroup of the study: its number
+/// is no value for all patients (unless the claim's arm is such a cohort too).
+fn cohort_group(c: &Claim, group: &str) -> Option<Entailment> {
+    let cohort = |s: &str| {
+        words(s).iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "cohort" | "age" | "aged" | "weight" | "years" | "kg"
+            )
+        })
+    };
+    // everyone, or every cohort ("all pediatric participants (Cohorts 1-8)")
+    let all = overall(c.population.as_deref())
+        || words(c.population.as_deref().unwrap_or(""))
+            .iter()
+            .any(|w| matches!(w.as_str(), "all" | "cohorts" | "overall" | "total"));
+    (all && cohort(group) && !c.arm.as_deref().is_some_and(cohort))
+        .then(|| {
+            Entailment::Fails(
+                Rule::Population,
+                format!(
+                    "the record gives this number for the group {group:?}, a subgroup, not for all patients"
+                ),
+            )
+        })
+}
+
+/// The claim's arm is exactly one group of the list (every word, none more), and the
+/// number is another's that only adds words to it ("SFE OL CZP 200 mg Q2W (SS)" is the
+/// open-label extension of "CZP 200 mg Q2W (SS)").
+fn narrower_group(c: &Claim, group: &str, all: &[String]) -> Option<Entailment> {
+    let arm = c.arm.as_deref().filter(|a| !a.trim().is_empty())?;
+    let set = |s: &str| {
+        let mut w = words(s);
+        w.sort();
+        w.dedup();
+        w
+    };
+    let want = set(arm);
+    let exact = all.iter().find(|g| set(g) == want)?;
+    (set(group) != want).then(|| {
+        Entailment::Fails(
+            Rule::Arm,
+            format!("the record gives this number for the group {group:?}, not for {exact:?}"),
+        )
+    })
+}
+
 fn structured_one(
     c: &Claim,
     cell: &Cell,
@@ -1496,26 +1617,8 @@ fn structured_one(
             ))
             .map_or(1, HashSet::len);
         let pop_is_time = !claim_time_points(&cell.population).is_empty();
-        // a group that is a cohort of ages or weights is a subgroup of the study
-        let cohort = |s: &str| {
-            words(s).iter().any(|w| {
-                matches!(
-                    w.as_str(),
-                    "cohort" | "age" | "aged" | "weight" | "years" | "kg"
-                )
-            })
-        };
-        if overall(c.population.as_deref())
-            && cohort(&cell.arm)
-            && !c.arm.as_deref().is_some_and(cohort)
-        {
-            return Entailment::Fails(
-                Rule::Population,
-                format!(
-                    "the record gives this number for the group {:?}, a subgroup, not for all patients",
-                    cell.arm
-                ),
-            );
+        if let Some(v) = cohort_group(c, &cell.arm) {
+            return v;
         }
         // a class the claim names ("fasting glucose" of a glucose outcome) is a measure,
         // not a subgroup the claim passes over
@@ -1584,10 +1687,14 @@ fn structured_one(
             }
         }
     }
-    // unit, and its scale: 402300000 USD is not 402300000 thousand USD
+    // unit, and its scale: 402300000 USD is not 402300000 thousand USD, nor -2.60 log10
+    // copies per mL a change of 2.60 copies/mL
     let scale = |s: &str| {
         let w = words(s);
-        if w.iter()
+        if w.iter().any(|x| x.starts_with("log")) {
+            -1
+        } else if w
+            .iter()
             .any(|x| matches!(x.as_str(), "thousand" | "thousands" | "k"))
         {
             3

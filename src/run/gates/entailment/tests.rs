@@ -146,6 +146,18 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         (f("/otherEvents/0/stats/0/numAffected"), "11"),
         (f("/otherEvents/0/stats/1/groupId"), "EG001"),
         (f("/otherEvents/0/stats/1/numAffected"), "37"),
+        (f("/eventGroups/2/id"), "EG002"),
+        (f("/eventGroups/2/title"), "OL Extension Trametinib 2 mg qw"),
+        (f("/otherEvents/0/stats/2/groupId"), "EG002"),
+        (f("/otherEvents/0/stats/2/numAffected"), "29"),
+        (
+            "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0/unitOfMeasure".to_string(),
+            "log10 copies per mL",
+        ),
+        (
+            "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0/classes/0/categories/0/measurements/0/value".to_string(),
+            "-2.60",
+        ),
     ];
     let posted: Vec<(&str, &str)> = posted.iter().map(|(l, t)| (l.as_str(), *t)).collect();
     record(&mut ev, "ctgov:NCT09@dd", Family::Ctgov, &posted);
@@ -854,4 +866,45 @@ fn a_bare_identifier_of_several_numbers_is_found_whole() {
     assert_ne!(rule(&judge(&c)), Some(Rule::BareNumber));
     let c = claim("trametinib", "identity.indication", "2020", "2020");
     assert_eq!(rule(&judge(&c)), Some(Rule::BareNumber));
+}
+
+#[test]
+fn a_posted_number_of_a_narrower_group_or_another_unit_is_not_the_claims() {
+    let ae = "/resultsSection/adverseEventsModule/otherEvents/0/stats";
+    let mut c = claim(
+        "trametinib",
+        "safety.common_adverse_reactions",
+        "Rash in 29 participants",
+        "29",
+    );
+    c.arm = Some("Trametinib 2 mg qw".into());
+    c.locator = Some(format!("{ae}/2/numAffected"));
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Arm),
+        "29 is the open-label extension's"
+    );
+    c.arm = Some("OL Extension Trametinib 2 mg qw".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Arm));
+    let m = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0/classes/0/categories/0/measurements/0/value";
+    let mut c = claim("trametinib", "efficacy.value", "-2.60 copies/mL", "-2.60");
+    c.unit = Some("copies/mL".into());
+    c.locator = Some(m.into());
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Unit),
+        "the outcome is in log10 copies"
+    );
+    c.value = "-2.60 log10 copies/mL".into();
+    c.unit = Some("log10 copies/mL".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Unit));
+}
+
+#[test]
+fn one_cohorts_number_is_not_every_cohorts() {
+    let mut c = claim("trametinib", "efficacy.value", "75.0", "75.0");
+    c.population = Some("all pediatric participants (Cohorts 1-8)".into());
+    assert!(cohort_group(&c, "RDV, Cohort 3: Age 28 Days to < 18 Years").is_some());
+    c.arm = Some("RDV Cohort 3".into());
+    assert!(cohort_group(&c, "RDV, Cohort 3: Age 28 Days to < 18 Years").is_none());
 }
