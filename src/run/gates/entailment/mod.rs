@@ -650,6 +650,65 @@ fn outcome_population(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Enta
     })
 }
 
+/// A posted outcome's number is claimed for another outcome of the record: against some
+/// other outcome, the claim's endpoint has none of the words that set this outcome's
+/// title apart ("Dyspnea") and at least two of those that set the other's apart ("Global
+/// Health Status").
+fn outcome_endpoint(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
+    let endpoint = c.endpoint.as_deref().filter(|e| !e.trim().is_empty())?;
+    // the list of outcomes and this one's number in it
+    let (list, own, title_tail) = if let Some(i) = place.find("/outcomeMeasures/") {
+        let k = place[i + "/outcomeMeasures/".len()..].split('/').next()?;
+        (&place[..i + "/outcomeMeasures/".len()], k, "/title")
+    } else if let Some(i) = place.find("/outcome[") {
+        let k = place[i + "/outcome[".len()..].split(']').next()?;
+        (&place[..i + "/outcome[".len()], k, "]/title[1]")
+    } else {
+        return None;
+    };
+    let mut titles: Vec<(&str, Vec<String>)> = Vec::new();
+    for (i, l) in r.locators.iter().enumerate() {
+        if let Some(rest) = l.strip_prefix(list)
+            && let Some(k) = rest.strip_suffix(title_tail)
+            && !k.is_empty()
+            && k.chars().all(|c| c.is_ascii_digit())
+        {
+            titles.push((k, distinctive(r.field_text(i))));
+        }
+    }
+    let (_, mine) = titles.iter().find(|(j, _)| *j == own)?;
+    let said = distinctive(endpoint);
+    let hits = |ws: &[&String]| ws.iter().filter(|w| said.contains(w)).count();
+    // against each other outcome: the words that tell the two titles apart
+    let other = titles.iter().find(|(j, theirs)| {
+        let ours: Vec<&String> = mine
+            .iter()
+            .filter(|w| w.len() >= 3 && !theirs.contains(w))
+            .collect();
+        let apart: Vec<&String> = theirs
+            .iter()
+            .filter(|w| w.len() >= 3 && !mine.contains(w))
+            .collect();
+        *j != own && !ours.is_empty() && hits(&ours) == 0 && hits(&apart) >= 2
+    })?;
+    let title_of = |k: &str| {
+        let want = format!("{list}{k}{title_tail}");
+        r.locators
+            .iter()
+            .position(|l| *l == want)
+            .map(|i| crate::domain::one_line(r.field_text(i)))
+            .unwrap_or_default()
+    };
+    Some(Entailment::Fails(
+        Rule::Endpoint,
+        format!(
+            "the record gives this number for the outcome {:?}, not for {:?}",
+            title_of(own),
+            title_of(other.0)
+        ),
+    ))
+}
+
 /// The distinctive words of an outcome title's subset, "Participants With <subset> Who
 /// …" (a few words at most), if the title has one.
 fn title_qualifier(title: &str) -> Option<Vec<String>> {
@@ -1165,6 +1224,9 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         return v;
     }
     if let Some(v) = outcome_population(c, r, &place) {
+        return v;
+    }
+    if let Some(v) = outcome_endpoint(c, r, &place) {
         return v;
     }
     // a posted number no cell was read from still belongs to the group beside it, and is

@@ -151,6 +151,14 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         (f("/otherEvents/0/stats/2/groupId"), "EG002"),
         (f("/otherEvents/0/stats/2/numAffected"), "29"),
         (
+            "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0/title".to_string(),
+            "Mean Change From Baseline in the Dyspnea Domain of the QLQ-C30",
+        ),
+        (
+            "/resultsSection/outcomeMeasuresModule/outcomeMeasures/1/title".to_string(),
+            "Mean Change From Baseline in the Global Health Status Domain of the QLQ-C30",
+        ),
+        (
             "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0/unitOfMeasure".to_string(),
             "log10 copies per mL",
         ),
@@ -907,4 +915,22 @@ fn one_cohorts_number_is_not_every_cohorts() {
     assert!(cohort_group(&c, "RDV, Cohort 3: Age 28 Days to < 18 Years").is_some());
     c.arm = Some("RDV Cohort 3".into());
     assert!(cohort_group(&c, "RDV, Cohort 3: Age 28 Days to < 18 Years").is_none());
+}
+
+#[test]
+fn a_posted_number_is_its_own_outcomes_not_anothers() {
+    let m = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0/classes/0/categories/0/measurements/0/value";
+    let mut c = claim("trametinib", "efficacy.value", "-2.60", "-2.60");
+    c.unit = Some("log10 copies per mL".into());
+    c.locator = Some(m.into());
+    c.endpoint = Some("Mean change in Global Health Status (QLQ-C30)".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Endpoint));
+    c.endpoint = Some("Mean change in the Dyspnea domain (QLQ-C30)".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Endpoint));
+    c.endpoint = Some("QLQ-C30 domain score change".into());
+    assert_ne!(
+        rule(&judge(&c)),
+        Some(Rule::Endpoint),
+        "words both titles share decide nothing"
+    );
 }
