@@ -17,6 +17,7 @@
 //! one is configured. Pure.
 
 pub mod binder;
+mod context_table;
 mod table;
 pub mod tables;
 mod text;

@@ -113,6 +113,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "AUC was 796 ± 159 ng∙hr/mL after the first dose and 818 ± 170 ng∙hr/mL after repeated dosing. Trough concentrations were approximately 7 to 10 µg/mL during tirzepatide 40 mg every week treatment.",
             ),
             (
+                "/clinical_studies/0",
+                "Table 7. Induction of Clinical Remission in Studies CD-I and CD-II (Percent of Patients) CD-I CD-II Placebo N=74 tirzepatide 160/80 mg N=76 Placebo N=166 tirzepatide 160/80 mg N=159 Week 4 Clinical remission 12% 36%* 7% 21%* Clinical response 34% 58%** 34% 52%**",
+            ),
+            (
                 "/pharmacokinetics/2",
                 "The mean half-life in cirrhotic patients of 9.9 hr (range: 4.1 to 25.8 hr) was greater than that observed in normal subjects of 2.2 hr (range: 1.6 to 2.4 hr).",
             ),
@@ -933,4 +937,21 @@ fn a_posted_number_is_its_own_outcomes_not_anothers() {
         Some(Rule::Endpoint),
         "words both titles share decide nothing"
     );
+}
+
+#[test]
+fn rows_under_a_header_above_the_quote_are_read_by_their_columns() {
+    let q = "Week 4 Clinical remission 12% 36%* 7% 21%*";
+    let mut c = claim("tirzepatide", "efficacy.value", "36%", q);
+    c.arm = Some("tirzepatide 160/80 mg".into());
+    c.population = Some("patients who lost response to infliximab (Study CD-II)".into());
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Population),
+        "36% is in the CD-I columns"
+    );
+    c.population = Some("TNF-blocker naive patients (Study CD-I)".into());
+    assert_eq!(judge(&c), Entailment::Holds);
+    c.value = "12%".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm), "12% is placebo's");
 }

@@ -669,6 +669,23 @@ pub(super) fn text(
         }
     }
     let only = nums.len() == 1;
+    // rows of a table whose header is above the quote in its field: the value's own
+    // numbers (not one the value gives another group: "(placebo 3%)")
+    let own: Vec<usize> = nums
+        .iter()
+        .copied()
+        .filter(|&k| {
+            principal(&vt, k, only, cx)
+                && !matches!(bind_arm(&vt, k, &vms), Ok(Some(m)) if !m.claimed)
+        })
+        .collect();
+    if let Some(q) = c.quote.as_deref()
+        && let Some(i) = r.find(q)
+        && let Some(pos) = r.field_text(i).find(q)
+        && let Some(v) = super::context_table::check(c, &vt, &own, r.field_text(i), pos, scope, cx)
+    {
+        return v;
+    }
     // the value may name the claimed group itself ("Dizziness in 1.5% of zolpidem-treated
     // patients"): that says nothing of which group the quote's number is
     if check_arm
