@@ -181,13 +181,14 @@ fn header(before: &str) -> Option<Header> {
 /// The values of the row the number at `at` sits in: numbers outside parentheses and
 /// "NA" cells, from the row's label to the next label.
 fn row_values(t: &Text<'_>, at: usize) -> Option<(Vec<usize>, usize)> {
+    // a time point ("At week 16, 69% …") is prose, not a cell
     let is_value = |k: usize| {
         let x = &t.tokens[k];
-        x.depth == 0 && (x.kind == Kind::Number || x.lower == "na")
+        x.depth == 0 && ((x.kind == Kind::Number && !t.is_time_number(k)) || x.lower == "na")
     };
     let is_mark = |k: usize| {
         let x = &t.tokens[k];
-        x.depth > 0 || matches!(x.text, "%" | "*" | "†" | "‡" | "§" | "(" | ")" | "," | "-")
+        x.depth > 0 || matches!(x.text, "%" | "*" | "†" | "‡" | "§" | "(" | ")" | "-")
     };
     let mut start = at;
     while start > 0 && (is_value(start - 1) || is_mark(start - 1)) {
@@ -218,6 +219,10 @@ pub(super) fn check(
         from -= 1;
     }
     let before = &field[from..quote_at];
+    // no count, no header: most text is passed over without reading it
+    if memchr::memchr(b'=', before.as_bytes()).is_none() {
+        return None;
+    }
     let qt = Text::new(quote);
     // a quote with its own header is read as it is
     if (0..qt.tokens.len().saturating_sub(1))

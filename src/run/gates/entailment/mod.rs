@@ -651,37 +651,64 @@ fn outcome_population(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Enta
     })
 }
 
-/// A posted outcome's number is claimed for another outcome of the record: against some
-/// other outcome, the claim's endpoint has none of the words that set this outcome's
-/// title apart ("Dyspnea") and at least two of those that set the other's apart ("Global
-/// Health Status").
+/// A posted number is claimed for another outcome of the record, or another class of its
+/// outcome: against some other, the claim's endpoint has none of the words that set this
+/// one's title apart ("Dyspnea") and some of those that set the other's apart ("Global
+/// Health Status": two or more for an outcome; one for a class, "serious" against "grade
+/// 3-4").
 fn outcome_endpoint(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
     let endpoint = c.endpoint.as_deref().filter(|e| !e.trim().is_empty())?;
-    // the list of outcomes and this one's number in it
-    let (list, own, title_tail) = if let Some(i) = place.find("/outcomeMeasures/") {
-        let k = place[i + "/outcomeMeasures/".len()..].split('/').next()?;
-        (&place[..i + "/outcomeMeasures/".len()], k, "/title")
-    } else if let Some(i) = place.find("/outcome[") {
-        let k = place[i + "/outcome[".len()..].split(']').next()?;
-        (&place[..i + "/outcome[".len()], k, "]/title[1]")
-    } else {
-        return None;
-    };
-    let mut titles: Vec<(&str, Vec<String>)> = Vec::new();
+    let said = distinctive(&format!(
+        "{endpoint} {}",
+        c.population.as_deref().unwrap_or("")
+    ));
+    // the outcomes of the record, then the classes of the outcome (JSON, legacy XML):
+    // (list prefix, the segment that ends an item's number, title suffix, words needed)
+    let levels: [(&str, &str, &str, usize); 4] = [
+        ("/outcomeMeasures/", "/", "/title", 2),
+        ("/outcome[", "]", "]/title[1]", 2),
+        ("/classes/", "/", "/title", 1),
+        ("/class[", "]", "]/title[1]", 1),
+    ];
+    for (marker, end, title_tail, needed) in levels {
+        let Some(i) = place.find(marker) else {
+            continue;
+        };
+        let list = &place[..i + marker.len()];
+        let Some(own) = place[list.len()..].split(end).next() else {
+            continue;
+        };
+        if let Some(v) = apart_from(r, list, own, title_tail, &said, needed) {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// Among the titled items of a list (`{list}{k}{title_tail}`), item `own`'s number is
+/// claimed for another item: against some other, the claim's words (`said`) have none of
+/// those that set `own`'s title apart and `needed` or more of those that set the other's.
+fn apart_from(
+    r: &EvidenceRecord,
+    list: &str,
+    own: &str,
+    title_tail: &str,
+    said: &[String],
+    needed: usize,
+) -> Option<Entailment> {
+    let mut titles: Vec<(&str, Vec<String>, &str)> = Vec::new();
     for (i, l) in r.locators.iter().enumerate() {
         if let Some(rest) = l.strip_prefix(list)
             && let Some(k) = rest.strip_suffix(title_tail)
             && !k.is_empty()
             && k.chars().all(|c| c.is_ascii_digit())
         {
-            titles.push((k, distinctive(r.field_text(i))));
+            titles.push((k, distinctive(r.field_text(i)), r.field_text(i)));
         }
     }
-    let (_, mine) = titles.iter().find(|(j, _)| *j == own)?;
-    let said = distinctive(endpoint);
+    let (_, mine, my_title) = titles.iter().find(|(j, _, _)| *j == own)?;
     let hits = |ws: &[&String]| ws.iter().filter(|w| said.contains(w)).count();
-    // against each other outcome: the words that tell the two titles apart
-    let other = titles.iter().find(|(j, theirs)| {
+    let (_, _, their_title) = titles.iter().find(|(j, theirs, _)| {
         let ours: Vec<&String> = mine
             .iter()
             .filter(|w| w.len() >= 3 && !theirs.contains(w))
@@ -690,22 +717,14 @@ fn outcome_endpoint(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entail
             .iter()
             .filter(|w| w.len() >= 3 && !mine.contains(w))
             .collect();
-        *j != own && !ours.is_empty() && hits(&ours) == 0 && hits(&apart) >= 2
+        *j != own && !ours.is_empty() && hits(&ours) == 0 && hits(&apart) >= needed
     })?;
-    let title_of = |k: &str| {
-        let want = format!("{list}{k}{title_tail}");
-        r.locators
-            .iter()
-            .position(|l| *l == want)
-            .map(|i| crate::domain::one_line(r.field_text(i)))
-            .unwrap_or_default()
-    };
     Some(Entailment::Fails(
         Rule::Endpoint,
         format!(
-            "the record gives this number for the outcome {:?}, not for {:?}",
-            title_of(own),
-            title_of(other.0)
+            "the record gives this number for {:?}, not for {:?}",
+            crate::domain::one_line(my_title),
+            crate::domain::one_line(their_title)
         ),
     ))
 }

@@ -117,6 +117,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "Table 7. Induction of Clinical Remission in Studies CD-I and CD-II (Percent of Patients) CD-I CD-II Placebo N=74 tirzepatide 160/80 mg N=76 Placebo N=166 tirzepatide 160/80 mg N=159 Week 4 Clinical remission 12% 36%* 7% 21%* Clinical response 34% 58%** 34% 52%**",
             ),
             (
+                "/pediatric_use/0",
+                "Ten patients on tirzepatide (7.4%) discontinued treatment due to an adverse reaction.",
+            ),
+            (
                 "/pharmacokinetics/2",
                 "The mean half-life in cirrhotic patients of 9.9 hr (range: 4.1 to 25.8 hr) was greater than that observed in normal subjects of 2.2 hr (range: 1.6 to 2.4 hr).",
             ),
@@ -161,6 +165,14 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         (
             "/resultsSection/outcomeMeasuresModule/outcomeMeasures/1/title".to_string(),
             "Mean Change From Baseline in the Global Health Status Domain of the QLQ-C30",
+        ),
+        (
+            "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0/classes/0/title".to_string(),
+            "At least 1 grade 3-4 TEAE",
+        ),
+        (
+            "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0/classes/1/title".to_string(),
+            "At least 1 serious TEAE",
         ),
         (
             "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0/unitOfMeasure".to_string(),
@@ -954,4 +966,45 @@ fn rows_under_a_header_above_the_quote_are_read_by_their_columns() {
     assert_eq!(judge(&c), Entailment::Holds);
     c.value = "12%".into();
     assert_eq!(rule(&judge(&c)), Some(Rule::Arm), "12% is placebo's");
+}
+
+#[test]
+fn a_number_is_its_own_classs_and_its_sections_age_groups() {
+    let m = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0/classes/0/categories/0/measurements/0/value";
+    let mut c = claim("trametinib", "efficacy.value", "-2.60", "-2.60");
+    c.unit = Some("log10 copies per mL".into());
+    c.locator = Some(m.into());
+    c.endpoint = Some("Dyspnea domain: participants with at least 1 serious TEAE".into());
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Endpoint),
+        "the number is the grade 3-4 class's"
+    );
+    c.endpoint = Some("Dyspnea domain: at least 1 grade 3-4 TEAE".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Endpoint));
+    // a pediatric-use sentence that names no age is still about children
+    let q = "Ten patients on tirzepatide (7.4%) discontinued treatment due to an adverse reaction.";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "7.4% discontinued",
+        q,
+    );
+    c.population = Some("adults with insomnia".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population));
+    c.population = Some("children with insomnia".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+}
+
+#[test]
+fn prior_therapy_in_a_numbers_stretch_is_a_subgroup() {
+    let t = Text::new(
+        "with prior TNF-blocker use, 10% (10/98) were in clinical remission at Week 52 in the HUMIRA group versus 3% (3/101) in the placebo group.",
+    );
+    assert!(
+        text::stretch_subgroups_for_tests(&t, t.numbers_equal("10")[0])
+            .contains(&"prior".to_string())
+    );
+    let t = Text::new("Prior to dosing, 5% of patients had symptoms.");
+    assert!(text::stretch_subgroups_for_tests(&t, t.numbers_equal("5")[0]).is_empty());
 }

@@ -1281,9 +1281,14 @@ impl Binding<'_, '_> {
                 claimed_ages.extend(age_groups(["elderly"]));
             }
             // the ages of the number's own sentence, else of the whole quote
+            // the ages of the number's own sentence, else of the whole quote, else of the
+            // label section it sits in ("8.4 Pediatric Use")
             let quoted_ages = match ages_in(t, sentence(t, at)) {
                 near if !near.is_empty() => near,
-                _ => ages_in(t, 0..t.tokens.len()),
+                _ => match ages_in(t, 0..t.tokens.len()) {
+                    all if !all.is_empty() => all,
+                    _ => section_ages(self.record, c.quote.as_deref().unwrap_or("")),
+                },
             };
             if !claimed_ages.is_empty()
                 && !quoted_ages.is_empty()
@@ -1417,6 +1422,16 @@ fn stretch_subgroups(t: &Text<'_>, at: usize) -> Vec<String> {
         ranges.push(k..end);
     }
     let mut out: Vec<String> = Vec::new();
+    // "with prior TNF-blocker use, 10% …": prior therapy, not "prior to"
+    for r in &ranges {
+        for k in r.clone() {
+            if t.word(k) == Some("prior") && t.word(k + 1) != Some("to") {
+                out.push("prior".to_string());
+                break;
+            }
+        }
+    }
+    out.dedup();
     // a sentence that opens "Among the patients whose …," counts only them: its label is
     // the phrase's own words (no drug names, no words for patients)
     if t.word(sent.start) == Some("among") {
@@ -1534,6 +1549,26 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
         "in the quote {} counts only patients of one kind ({g}), which the claim does not say, and the quote gives other numbers for others",
         t.tokens[at].text
     ))
+}
+
+/// The age group a label section is about: its pediatric or geriatric use.
+fn section_ages(r: &EvidenceRecord, quote: &str) -> Vec<usize> {
+    let Some(i) = r.find(quote) else {
+        return Vec::new();
+    };
+    let l = r.locators[i].as_str();
+    let group = if l.starts_with("/pediatric_use") {
+        "children"
+    } else if l.starts_with("/geriatric_use") {
+        "elderly"
+    } else {
+        return Vec::new();
+    };
+    super::AGE_GROUPS
+        .iter()
+        .position(|(name, _)| *name == group)
+        .into_iter()
+        .collect()
 }
 
 /// The sentence around token `at`: bounded by full stops and semicolons outside
