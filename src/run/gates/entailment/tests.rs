@@ -121,6 +121,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "Ten patients on tirzepatide (7.4%) discontinued treatment due to an adverse reaction.",
             ),
             (
+                "/dosage_and_administration/2",
+                "In the open-label phase, the patients were treated with 20 mg of tirzepatide every other week if their weight was less than 30 kg and with 40 mg of tirzepatide every other week if their weight was 30 kg or greater. Some patients not receiving methotrexate may benefit from increasing the frequency to 80 mg every week.",
+            ),
+            (
                 "/pharmacokinetics/2",
                 "The mean half-life in cirrhotic patients of 9.9 hr (range: 4.1 to 25.8 hr) was greater than that observed in normal subjects of 2.2 hr (range: 1.6 to 2.4 hr).",
             ),
@@ -1007,4 +1011,34 @@ fn prior_therapy_in_a_numbers_stretch_is_a_subgroup() {
     );
     let t = Text::new("Prior to dosing, 5% of patients had symptoms.");
     assert!(text::stretch_subgroups_for_tests(&t, t.numbers_equal("5")[0]).is_empty());
+}
+
+#[test]
+fn a_dose_given_on_a_condition_is_claimed_with_it() {
+    let q = "In the open-label phase, the patients were treated with 20 mg of tirzepatide every other week if their weight was less than 30 kg and with 40 mg of tirzepatide every other week if their weight was 30 kg or greater.";
+    let mut c = claim("tirzepatide", "identity.dose", "40 mg every other week", q);
+    c.population = Some("patients weighing < 30 kg".into());
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Population),
+        "40 mg is for 30 kg or more"
+    );
+    c.population = Some("patients weighing 30 kg or more".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+    c.population = None;
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Population),
+        "the claim does not name the condition"
+    );
+    let q = "Some patients not receiving methotrexate may benefit from increasing the frequency to 80 mg every week.";
+    let mut c = claim("tirzepatide", "identity.dose", "80 mg every week", q);
+    c.population = Some("adults not receiving methotrexate".into());
+    assert_eq!(
+        judge(&c),
+        Entailment::Holds,
+        "the condition is named, and is no negation"
+    );
+    c.population = Some("adults".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population));
 }

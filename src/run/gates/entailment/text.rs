@@ -1116,6 +1116,11 @@ impl Binding<'_, '_> {
             )
         });
         if local.is_dose || quote_is_dose || c.field.contains("dose") {
+            if (local.is_dose || quote_is_dose)
+                && let Some(why) = dose_condition(c, t, at)
+            {
+                return Entailment::Fails(Rule::Population, why);
+            }
             if let Some(want) = &local.regimen {
                 let have = regimen_of(t, at, clause.clone())
                     .or_else(|| around.clone().and_then(|o| regimen_of(t, at, o)))
@@ -1551,6 +1556,115 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
     ))
 }
 
+/// Words that make a dose conditional on whom it is for ("if their weight was less than
+/// 30 kg", "with creatinine clearance ≥ 60 mL/min", "not receiving methotrexate").
+const DOSE_CONDITIONS: &[&str] = &[
+    "weight",
+    "weighing",
+    "weigh",
+    "kg",
+    "creatinine",
+    "clearance",
+    "crcl",
+    "egfr",
+    "renal",
+    "hepatic",
+    "dialysis",
+    "hemodialysis",
+    "receiving",
+];
+
+/// Which way a condition's bound goes: below ("less than", "<", "under") or at and
+/// above ("or greater", "≥", "at least").
+fn bound_side(words: &[&str], symbols: &[&str]) -> Option<bool> {
+    let below = symbols.iter().any(|s| matches!(*s, "<" | "≤"))
+        || words
+            .windows(2)
+            .any(|p| matches!(p, ["less", "than"] | ["lower", "than"]))
+        || words.iter().any(|w| matches!(*w, "under" | "below"));
+    let above = symbols.iter().any(|s| matches!(*s, ">" | "≥"))
+        || words.windows(2).any(|p| {
+            matches!(
+                p,
+                ["or", "greater"] | ["or", "more"] | ["at", "least"] | ["greater", "than"]
+            )
+        })
+        || words.iter().any(|w| matches!(*w, "over" | "above"));
+    match (below, above) {
+        (true, false) => Some(false),
+        (false, true) => Some(true),
+        _ => None,
+    }
+}
+
+/// A dose the quote gives only on a condition of whom it is for (its own stretch of
+/// the sentence, between the doses before and after it, names a weight, a renal
+/// function, a co-therapy the patients lack): the claim must name the condition, and
+/// not its other side ("weight < 30 kg" against "if their weight was 30 kg or greater").
+fn dose_condition(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
+    // "receiving" alone is no condition; "not receiving …" is
+    let conditions = |seg: std::ops::Range<usize>| -> Vec<&str> {
+        seg.filter(|&k| {
+            let x = &t.tokens[k];
+            x.kind == Kind::Word
+                && DOSE_CONDITIONS.contains(&x.lower.as_str())
+                && (x.lower != "receiving" || (k > 0 && t.word(k - 1) == Some("not")))
+        })
+        .map(|k| t.tokens[k].lower.as_str())
+        .collect()
+    };
+    // the dose's own stretch of its sentence (up to the next dose), from the start of its
+    // clause: "… less than 30 kg and | with 40 mg … if their weight was 30 kg or greater"
+    let whole = dose_segment(t, at, sentence(t, at));
+    let seg = t.clause(at).start.max(whole.start)..whole.end;
+    let cond = conditions(seg.clone());
+    if cond.is_empty() {
+        return None;
+    }
+    let said = [
+        c.population.as_deref(),
+        c.endpoint.as_deref(),
+        Some(c.value.as_str()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" ");
+    let st = Text::new(&said);
+    let said_words: Vec<&str> = st.tokens.iter().map(|x| x.lower.as_str()).collect();
+    let seg_text = t.tokens[seg.clone()]
+        .iter()
+        .map(|x| x.text)
+        .collect::<Vec<_>>()
+        .join(" ");
+    if !cond.iter().any(|w| said_words.contains(w)) {
+        return Some(format!(
+            "in the quote {} is given only on a condition the claim does not name ({seg_text:?})",
+            t.tokens[at].text
+        ));
+    }
+    let side = |t: &Text<'_>, r: std::ops::Range<usize>| {
+        let w: Vec<&str> = t.tokens[r.clone()]
+            .iter()
+            .filter(|x| x.kind == Kind::Word)
+            .map(|x| x.lower.as_str())
+            .collect();
+        let s: Vec<&str> = t.tokens[r]
+            .iter()
+            .filter(|x| x.kind == Kind::Symbol)
+            .map(|x| x.text)
+            .collect();
+        bound_side(&w, &s)
+    };
+    match (side(t, seg), side(&st, 0..st.tokens.len())) {
+        (Some(a), Some(b)) if a != b => Some(format!(
+            "in the quote {} is given for the other side of the condition ({seg_text:?})",
+            t.tokens[at].text
+        )),
+        _ => None,
+    }
+}
+
 /// The age group a label section is about: its pediatric or geriatric use.
 fn section_ages(r: &EvidenceRecord, quote: &str) -> Vec<usize> {
     let Some(i) = r.find(quote) else {
@@ -1899,9 +2013,15 @@ fn unless_excepted(ws: &mut [String]) {
             continue;
         }
         let ahead = &ws[i + 1..ws.len().min(i + 8)];
-        let excepted = ahead
-            .iter()
-            .any(|w| matches!(w.as_str(), "except" | "besides"))
+        // "patients not receiving methotrexate": a population, not a negated statement
+        let population = matches!(
+            ahead.first().map(String::as_str),
+            Some("receiving" | "taking" | "treated" | "on")
+        );
+        let excepted = population
+            || ahead
+                .iter()
+                .any(|w| matches!(w.as_str(), "except" | "besides"))
             || ahead.windows(2).any(|p| p[0] == "other" && p[1] == "than");
         if excepted {
             ws[i].clear();
