@@ -125,6 +125,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "In the open-label phase, the patients were treated with 20 mg of tirzepatide every other week if their weight was less than 30 kg and with 40 mg of tirzepatide every other week if their weight was 30 kg or greater. Some patients not receiving methotrexate may benefit from increasing the frequency to 80 mg every week.",
             ),
             (
+                "/adverse_reactions/4",
+                "Approximately 4% of 1,959 patients in similar foreign trials discontinued treatment because of an adverse reaction.",
+            ),
+            (
                 "/pharmacokinetics/2",
                 "The mean half-life in cirrhotic patients of 9.9 hr (range: 4.1 to 25.8 hr) was greater than that observed in normal subjects of 2.2 hr (range: 1.6 to 2.4 hr).",
             ),
@@ -1041,4 +1045,33 @@ fn a_dose_given_on_a_condition_is_claimed_with_it() {
     );
     c.population = Some("adults".into());
     assert_eq!(rule(&judge(&c)), Some(Rule::Population));
+}
+
+#[test]
+fn the_dosing_phase_and_the_region_of_a_number_are_the_claims() {
+    let q = "AUC was 796 ± 159 ng∙hr/mL after the first dose and 818 ± 170 ng∙hr/mL after repeated dosing.";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "AUC 796 ng∙hr/mL after repeated dosing",
+        q,
+    );
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::TimePoint),
+        "796 is the first dose's"
+    );
+    c.value = "AUC 818 ng∙hr/mL after repeated dosing".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::TimePoint));
+    let q = "Approximately 4% of 1,959 patients in similar foreign trials discontinued treatment because of an adverse reaction.";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "4% discontinued because of an adverse reaction",
+        q,
+    );
+    c.population = Some("U.S. premarketing trials".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population));
+    c.population = Some("non-U.S. trials".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
 }

@@ -1186,6 +1186,42 @@ impl Binding<'_, '_> {
                 _ => {}
             }
         }
+        // the phase of dosing a pharmacokinetic value is for: the first dose or repeated
+        // dosing ("On day 1, Tmax was 1.7 hr; after repeated dosing Tmax was 0.8 hr")
+        let claimed = Text::new(&format!(
+            "{} {}",
+            c.value,
+            c.endpoint.as_deref().unwrap_or("")
+        ))
+        .tokens
+        .iter()
+        .map(|x| x.lower.clone())
+        .collect::<Vec<_>>();
+        let quoted: Vec<String> = ranges
+            .iter()
+            .flat_map(|r| t.tokens[r.clone()].iter().map(|x| x.lower.clone()))
+            .collect();
+        if let (Some(have), Some(want)) = (dosing_phase(&quoted), dosing_phase(&claimed))
+            && have != want
+        {
+            return Entailment::Fails(
+                Rule::TimePoint,
+                format!(
+                    "in the quote {n} is the value after {} ({:?}), not after {}",
+                    if have {
+                        "repeated dosing"
+                    } else {
+                        "the first dose"
+                    },
+                    self.clause_text(&clause),
+                    if want {
+                        "repeated dosing"
+                    } else {
+                        "the first dose"
+                    }
+                ),
+            );
+        }
         // time point: a table cell's own, else the clause's
         if let (Some(tp), false) = (
             table.as_ref().and_then(|c| c.time_point),
@@ -1304,6 +1340,25 @@ impl Binding<'_, '_> {
                     format!(
                         "the quote gives {n} for {}, and the claim is for {}",
                         AGE_GROUPS[quoted_ages[0]].0, AGE_GROUPS[claimed_ages[0]].0
+                    ),
+                );
+            }
+            // a region: U.S. patients are not foreign ones, nor the other way round
+            let quoted_region = match region(t, sentence(t, at)) {
+                Some(r) => Some(r),
+                None => region(t, 0..t.tokens.len()),
+            };
+            if let Some(have) = quoted_region
+                && let Some(want) = region(&pop, 0..pop.tokens.len())
+                && have != want
+            {
+                let name = |us: bool| if us { "U.S." } else { "non-U.S." };
+                return Entailment::Fails(
+                    Rule::Population,
+                    format!(
+                        "the quote gives {n} for {} patients, and the claim is for {} ones",
+                        name(have),
+                        name(want)
                     ),
                 );
             }
@@ -1661,6 +1716,55 @@ fn dose_condition(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
             "in the quote {} is given for the other side of the condition ({seg_text:?})",
             t.tokens[at].text
         )),
+        _ => None,
+    }
+}
+
+/// Whether tokens speak of the first dose (`Some(false)`: "day 1", "single dose",
+/// "first dose") or of repeated dosing (`Some(true)`: "repeated", "multiple doses",
+/// "steady state"), when they speak of one only.
+fn dosing_phase(ws: &[String]) -> Option<bool> {
+    let pair = |a: &str, b: &[&str]| {
+        ws.windows(2)
+            .any(|p| p[0] == a && b.contains(&p[1].as_str()))
+    };
+    let first = pair("day", &["1"])
+        || pair("single", &["dose", "doses", "dosing"])
+        || pair("first", &["dose"]);
+    let repeated = ws
+        .iter()
+        .any(|w| matches!(w.as_str(), "repeated" | "steady"))
+        || pair("multiple", &["dose", "doses", "dosing"]);
+    match (first, repeated) {
+        (true, false) => Some(false),
+        (false, true) => Some(true),
+        _ => None,
+    }
+}
+
+/// Whether tokens `r` speak of U.S. patients (`Some(true)`: "U.S.", "United States")
+/// or of patients elsewhere (`Some(false)`: "foreign", "non-U.S.", "outside the United
+/// States"), when they speak of one only.
+fn region(t: &Text<'_>, r: std::ops::Range<usize>) -> Option<bool> {
+    let (mut us, mut elsewhere) = (false, false);
+    for k in r.clone() {
+        let w = t.word(k).unwrap_or("");
+        let dotted_us = w == "u"
+            && t.tokens.get(k + 1).is_some_and(|x| x.text == ".")
+            && t.word(k + 2) == Some("s");
+        let named = dotted_us || (w == "united" && t.word(k + 1) == Some("states"));
+        let negated = k >= 2 && t.word(k - 2) == Some("non")
+            || (k >= 1 && matches!(t.word(k - 1), Some("outside" | "non")))
+            || (k >= 2 && t.word(k - 1) == Some("the") && t.word(k - 2) == Some("outside"));
+        if w == "foreign" || (named && negated) {
+            elsewhere = true;
+        } else if named {
+            us = true;
+        }
+    }
+    match (us, elsewhere) {
+        (true, false) => Some(true),
+        (false, true) => Some(false),
         _ => None,
     }
 }
