@@ -1075,3 +1075,32 @@ fn the_dosing_phase_and_the_region_of_a_number_are_the_claims() {
     c.population = Some("non-U.S. trials".into());
     assert_ne!(rule(&judge(&c)), Some(Rule::Population));
 }
+
+#[test]
+fn a_conditions_range_is_read_from_its_bounds() {
+    let range = |s: &str| {
+        let t = Text::new(s);
+        text::interval_for_tests(&t)
+    };
+    assert_eq!(
+        range("participants with a creatinine clearance ≥ 40 and < 60 mL/min"),
+        Some(((40.0, true), (60.0, false)))
+    );
+    assert_eq!(
+        range("if their weight was 30 kg or greater"),
+        Some(((30.0, true), (f64::INFINITY, false)))
+    );
+    assert_eq!(
+        range("weight less than 30 kg"),
+        Some(((f64::NEG_INFINITY, false), (30.0, false)))
+    );
+    assert_eq!(range("patients with RA"), None);
+    // "60 mL/min" is a rate, not a dose that would end the 5 mg's stretch
+    let q = "Lenalidomide 10 mg daily for participants with a creatinine clearance ≥ 60 mL/min. Lenalidomide 5 mg daily for participants with a creatinine clearance ≥ 40 and < 60 mL/min.";
+    let t = Text::new(q);
+    let mut c = claim("tirzepatide", "identity.dose", "5 mg daily", q);
+    c.population = Some("creatinine clearance ≥ 60 mL/min".into());
+    assert!(text::dose_condition_for_tests(&c, &t, t.numbers_equal("5")[0]).is_some());
+    c.population = Some("creatinine clearance 40 to 60 mL/min (≥ 40)".into());
+    assert!(text::dose_condition_for_tests(&c, &t, t.numbers_equal("5")[0]).is_none());
+}

@@ -428,10 +428,12 @@ fn is_dose_number(t: &Text<'_>, k: usize) -> bool {
         && !per_volume(t, k + 1)
 }
 
-/// Whether the unit at `u` is per volume ("µg/mL", "mg / dL"): a concentration.
+/// Whether the unit at `u` is per volume ("µg/mL", "mg / dL"), a concentration, or a
+/// volume per time ("60 mL/min"), a rate: no dose either way.
 fn per_volume(t: &Text<'_>, u: usize) -> bool {
     t.tokens.get(u + 1).is_some_and(|x| x.text == "/")
-        && matches!(t.word(u + 2), Some("ml" | "l" | "dl"))
+        && (matches!(t.word(u + 2), Some("ml" | "l" | "dl"))
+            || matches!(t.word(u), Some("ml" | "l")))
 }
 
 /// The part of range `r` that speaks of the number at `at` alone: between the doses
@@ -478,6 +480,16 @@ pub(super) fn bound_group_for_tests(
 ) -> Option<String> {
     let ms = mentions(t, claimed, others);
     bind_arm(t, at, &ms).ok().flatten().map(|m| m.word.clone())
+}
+
+#[cfg(test)]
+pub(super) fn dose_condition_for_tests(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
+    dose_condition(c, t, at)
+}
+
+#[cfg(test)]
+pub(super) fn interval_for_tests(t: &Text<'_>) -> Option<((f64, bool), (f64, bool))> {
+    condition_interval(t, 0..t.tokens.len())
 }
 
 #[cfg(test)]
@@ -1629,33 +1641,104 @@ const DOSE_CONDITIONS: &[&str] = &[
     "receiving",
 ];
 
-/// Which way a condition's bound goes: below ("less than", "<", "under") or at and
-/// above ("or greater", "≥", "at least").
-fn bound_side(words: &[&str], symbols: &[&str]) -> Option<bool> {
-    let below = symbols.iter().any(|s| matches!(*s, "<" | "≤"))
-        || words
-            .windows(2)
-            .any(|p| matches!(p, ["less", "than"] | ["lower", "than"]))
-        || words.iter().any(|w| matches!(*w, "under" | "below"));
-    let above = symbols.iter().any(|s| matches!(*s, ">" | "≥"))
-        || words.windows(2).any(|p| {
-            matches!(
-                p,
-                ["or", "greater"] | ["or", "more"] | ["at", "least"] | ["greater", "than"]
-            )
-        })
-        || words.iter().any(|w| matches!(*w, "over" | "above"));
-    match (below, above) {
-        (true, false) => Some(false),
-        (false, true) => Some(true),
-        _ => None,
+/// The interval of values a condition allows, read from its bounds ("≥ 40 and < 60",
+/// "less than 30 kg", "30 kg or greater", "between 40 and 60", "at least 18"): (low,
+/// high), each with whether it is included. None when the tokens bound nothing.
+fn condition_interval(
+    t: &Text<'_>,
+    r: std::ops::Range<usize>,
+) -> Option<((f64, bool), (f64, bool))> {
+    let num = |k: usize| {
+        t.tokens
+            .get(k)
+            .filter(|x| x.kind == Kind::Number && r.contains(&k))
+            .and_then(|x| x.lower.parse::<f64>().ok())
+    };
+    let (mut lo, mut hi) = ((f64::NEG_INFINITY, false), (f64::INFINITY, false));
+    let mut any = false;
+    let mut lower = |v: f64, incl: bool| {
+        if v > lo.0 || (v == lo.0 && !incl) {
+            lo = (v, incl);
+        }
+    };
+    let mut bounds: Vec<(bool, f64, bool)> = Vec::new(); // (is lower, value, included)
+    for k in r.clone() {
+        let x = &t.tokens[k];
+        match (x.text, t.word(k), t.word(k + 1)) {
+            ("≥", _, _) => num(k + 1)
+                .into_iter()
+                .for_each(|v| bounds.push((true, v, true))),
+            (">", _, _) => num(k + 1)
+                .into_iter()
+                .for_each(|v| bounds.push((true, v, false))),
+            ("≤", _, _) => num(k + 1)
+                .into_iter()
+                .for_each(|v| bounds.push((false, v, true))),
+            ("<", _, _) => num(k + 1)
+                .into_iter()
+                .for_each(|v| bounds.push((false, v, false))),
+            (_, Some("less" | "fewer" | "lower"), Some("than")) => num(k + 2)
+                .into_iter()
+                .for_each(|v| bounds.push((false, v, false))),
+            (_, Some("under" | "below"), _) => num(k + 1)
+                .into_iter()
+                .for_each(|v| bounds.push((false, v, false))),
+            (_, Some("greater" | "more" | "higher"), Some("than")) => num(k + 2)
+                .into_iter()
+                .for_each(|v| bounds.push((true, v, false))),
+            (_, Some("over" | "above"), _) => num(k + 1)
+                .into_iter()
+                .for_each(|v| bounds.push((true, v, false))),
+            (_, Some("at"), Some("least")) => num(k + 2)
+                .into_iter()
+                .for_each(|v| bounds.push((true, v, true))),
+            (_, Some("between"), _) => {
+                if let (Some(a), Some("and" | "to"), Some(b)) =
+                    (num(k + 1), t.word(k + 2), num(k + 3))
+                {
+                    bounds.push((true, a, true));
+                    bounds.push((false, b, false));
+                }
+            }
+            // "30 kg or greater", "18 years or older"
+            (_, Some("or"), Some("greater" | "more" | "older" | "above" | "higher")) => {
+                let v = (k.saturating_sub(3)..k).rev().find_map(num);
+                v.into_iter().for_each(|v| bounds.push((true, v, true)))
+            }
+            _ => {}
+        }
     }
+    for (is_lower, v, incl) in bounds {
+        any = true;
+        if is_lower {
+            lower(v, incl);
+        } else if v < hi.0 || (v == hi.0 && !incl) {
+            hi = (v, incl);
+        }
+    }
+    any.then_some((lo, hi))
+}
+
+/// Whether two intervals of [`condition_interval`] share no value.
+fn disjoint(a: ((f64, bool), (f64, bool)), b: ((f64, bool), (f64, bool))) -> bool {
+    let lo = if a.0.0 > b.0.0 || (a.0.0 == b.0.0 && !a.0.1) {
+        a.0
+    } else {
+        b.0
+    };
+    let hi = if a.1.0 < b.1.0 || (a.1.0 == b.1.0 && !a.1.1) {
+        a.1
+    } else {
+        b.1
+    };
+    lo.0 > hi.0 || (lo.0 == hi.0 && !(lo.1 && hi.1))
 }
 
 /// A dose the quote gives only on a condition of whom it is for (its own stretch of
 /// the sentence, between the doses before and after it, names a weight, a renal
-/// function, a co-therapy the patients lack): the claim must name the condition, and
-/// not its other side ("weight < 30 kg" against "if their weight was 30 kg or greater").
+/// function, a co-therapy the patients lack): the claim must name the condition, and a
+/// range of it that meets the quote's ("weight < 30 kg" against "if their weight was 30
+/// kg or greater", "creatinine clearance ≥ 60" against "≥ 40 and < 60 mL/min").
 fn dose_condition(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
     // "receiving" alone is no condition; "not receiving …" is
     let conditions = |seg: std::ops::Range<usize>| -> Vec<&str> {
@@ -1698,21 +1781,11 @@ fn dose_condition(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
             t.tokens[at].text
         ));
     }
-    let side = |t: &Text<'_>, r: std::ops::Range<usize>| {
-        let w: Vec<&str> = t.tokens[r.clone()]
-            .iter()
-            .filter(|x| x.kind == Kind::Word)
-            .map(|x| x.lower.as_str())
-            .collect();
-        let s: Vec<&str> = t.tokens[r]
-            .iter()
-            .filter(|x| x.kind == Kind::Symbol)
-            .map(|x| x.text)
-            .collect();
-        bound_side(&w, &s)
-    };
-    match (side(t, seg), side(&st, 0..st.tokens.len())) {
-        (Some(a), Some(b)) if a != b => Some(format!(
+    match (
+        condition_interval(t, seg),
+        condition_interval(&st, 0..st.tokens.len()),
+    ) {
+        (Some(a), Some(b)) if disjoint(a, b) => Some(format!(
             "in the quote {} is given for the other side of the condition ({seg_text:?})",
             t.tokens[at].text
         )),
