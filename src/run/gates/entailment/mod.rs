@@ -981,7 +981,8 @@ fn posted_group(r: &EvidenceRecord, place: &str) -> Option<(String, Vec<String>)
             .position(|x| titles.contains(x))
             .map(|t| r.field_text(t).trim().to_string())
     };
-    let mut best: Option<(usize, &str, String)> = None;
+    // the definition nearest the place (longest shared path), then its title
+    let mut best: Option<(usize, &str)> = None;
     for (i, l) in r.locators.iter().enumerate() {
         let Some(parent) = l
             .strip_suffix("/id")
@@ -994,19 +995,17 @@ fn posted_group(r: &EvidenceRecord, place: &str) -> Option<(String, Vec<String>)
         {
             continue;
         }
-        let Some(title) = title_of(parent) else {
-            continue;
-        };
         let shared = l
             .bytes()
             .zip(place.bytes())
             .take_while(|(a, b)| a == b)
             .count();
-        if best.as_ref().is_none_or(|(n, _, _)| shared > *n) {
-            best = Some((shared, parent, title));
+        if best.is_none_or(|(n, _)| shared > n) {
+            best = Some((shared, parent));
         }
     }
-    let (_, parent, title) = best?;
+    let (_, parent) = best?;
+    let title = title_of(parent)?;
     // the list the definition sits in: `…/eventGroups/` or `…/group_list[1]/group[`
     let list = match parent.rfind("/group[") {
         Some(k) => &parent[..k + "/group[".len()],
