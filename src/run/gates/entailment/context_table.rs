@@ -85,13 +85,7 @@ fn header(before: &str) -> Option<Header> {
     }
     // column labels: the words between one count and the next; the first column's are
     // the words after the last study name (or the last four words) before its count
-    let span = |a: usize, b: usize| {
-        t.tokens[a..b]
-            .iter()
-            .map(|x| x.text)
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
+    let span = |a: usize, b: usize| t.span_in(before, a..b).to_string();
     let first_at = t.tokens[run[0]].text.as_ptr() as usize - before.as_ptr() as usize;
     let region_from = before[..first_at]
         .rfind("Table ")
@@ -316,18 +310,13 @@ mod tests {
         let h = header("Table 11. Induction of Clinical Remission in Studies CD-I and CD-II (Percent of Patients) CD-I CD-II Placebo N=74 HUMIRA 160/80 mg N=76 Placebo N=166 HUMIRA 160/80 mg N=159 ").unwrap();
         assert_eq!(
             h.columns,
-            [
-                "Placebo",
-                "HUMIRA 160 / 80 mg",
-                "Placebo",
-                "HUMIRA 160 / 80 mg"
-            ]
+            ["Placebo", "HUMIRA 160/80 mg", "Placebo", "HUMIRA 160/80 mg"]
         );
         assert_eq!(h.studies, ["CD-I", "CD-II"]);
         assert!(h.sub_times.is_empty());
         let h = header("Table 3. Components of ACR Response in Studies RA-II and RA-III Study RA-II Study RA-III Parameter (median) Placebo N=110 HUMIRAa N=113 Placebo/MTX N=200 HUMIRAa/MTX N=207 Baseline Wk 26 Baseline Wk 26 Baseline Wk 24 Baseline Wk 24 ").unwrap();
         assert_eq!(h.columns.len(), 4);
-        assert_eq!(h.columns[3], "HUMIRAa / MTX");
+        assert_eq!(h.columns[3], "HUMIRAa/MTX");
         assert_eq!(h.studies, ["RA-II", "RA-III"]);
         assert_eq!(h.sub_times.len(), 8);
         assert_eq!(h.sub_times[3].unwrap().describe(), "week 26");
