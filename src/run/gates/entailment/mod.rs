@@ -1028,6 +1028,26 @@ fn posted_group(r: &EvidenceRecord, place: &str) -> Option<(String, Vec<String>)
     Some((title, all))
 }
 
+/// A trial record's protocol text (every field outside its results), lower-cased, and
+/// the part of it that names the study (titles, conditions, keywords).
+fn protocol_texts(r: &EvidenceRecord) -> (String, String) {
+    let (mut protocol, mut titles) = (String::new(), String::new());
+    for (i, l) in r.locators.iter().enumerate() {
+        let low = l.to_ascii_lowercase();
+        if low.contains("result") {
+            continue;
+        }
+        let text = r.field_text(i).to_lowercase();
+        if low.contains("title") || low.contains("condition") || low.contains("keyword") {
+            titles.push_str(&text);
+            titles.push(' ');
+        }
+        protocol.push_str(&text);
+        protocol.push(' ');
+    }
+    (protocol, titles)
+}
+
 /// The unit of the posted outcome a measurement belongs to (JSON `…/outcomeMeasures/N/
 /// unitOfMeasure`, XML `…/outcome[N]/measure[1]/units[1]`).
 fn posted_unit(r: &EvidenceRecord, place: &str) -> Option<String> {
@@ -1737,20 +1757,25 @@ fn structured_one(
             // a number for all the study's patients, claimed for them as the record
             // describes them ("hospitalized adults with COVID-19"), not for a subgroup
             let study_population = cell.population.is_empty() && {
-                let low = r.joined.to_lowercase();
-                // children and the elderly are subgroups of most studies; adults are not
+                let (protocol, titles) = protocol_texts(r);
+                // a subgroup word (prior therapy, an age group other than adults) must be
+                // in the study's titles or conditions; any other word anywhere in its
+                // protocol
                 let subgroup = |w: &String| {
                     text::subgroup_word(w)
                         || age_groups([w.as_str()])
                             .iter()
                             .any(|&g| AGE_GROUPS[g].0 != "adults")
                 };
-                !want.iter().any(subgroup)
-                    && want.iter().any(|w| w.len() >= 4)
-                    && want
-                        .iter()
-                        .filter(|w| w.len() >= 4)
-                        .all(|w| low.contains(text::stem_of(w)))
+                want.iter().any(|w| w.len() >= 4)
+                    && want.iter().all(|w| {
+                        let stem = text::stem_of(w);
+                        if subgroup(w) {
+                            titles.contains(stem)
+                        } else {
+                            w.len() < 4 || protocol.contains(stem)
+                        }
+                    })
             };
             if !want.iter().any(|w| have.contains(w)) && !study_population {
                 return Entailment::Fails(

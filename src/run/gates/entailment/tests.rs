@@ -129,6 +129,14 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "Approximately 4% of 1,959 patients in similar foreign trials discontinued treatment because of an adverse reaction.",
             ),
             (
+                "/clinical_studies/1",
+                "A greater proportion of patients treated with tirzepatide (22%) achieved low disease activity compared to patients treated with placebo (6%). Patients treated with tirzepatide achieved improvement in the SF-36 Physical Component Summary score (7.4 vs. 1.9) compared to placebo-treated patients.",
+            ),
+            (
+                "/drug_interactions/0",
+                "Ketoconazole increased the total AUC of tirzepatide by a factor of 1.7. In healthy females, the only significant change was a 17% increase in half-life.",
+            ),
+            (
                 "/pharmacokinetics/2",
                 "The mean half-life in cirrhotic patients of 9.9 hr (range: 4.1 to 25.8 hr) was greater than that observed in normal subjects of 2.2 hr (range: 1.6 to 2.4 hr).",
             ),
@@ -1103,4 +1111,43 @@ fn a_conditions_range_is_read_from_its_bounds() {
     assert!(text::dose_condition_for_tests(&c, &t, t.numbers_equal("5")[0]).is_some());
     c.population = Some("creatinine clearance 40 to 60 mL/min (≥ 40)".into());
     assert!(text::dose_condition_for_tests(&c, &t, t.numbers_equal("5")[0]).is_none());
+}
+
+#[test]
+fn asides_names_ratios_and_sexes_are_read_as_they_are_written() {
+    // the value's "(placebo 6%)" is an aside: 22% is still the claimed arm's
+    let q = "A greater proportion of patients treated with tirzepatide (22%) achieved low disease activity compared to patients treated with placebo (6%).";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "22% with low disease activity (placebo 6%)",
+        q,
+    );
+    c.arm = Some("tirzepatide 10 mg".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Arm));
+    // the 36 of SF-36 is a name, and an undecided number does not hide a failing one
+    let q = "Patients treated with tirzepatide achieved improvement in the SF-36 Physical Component Summary score (7.4 vs. 1.9) compared to placebo-treated patients.";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "SF-36 PCS improved by 1.9 points",
+        q,
+    );
+    c.arm = Some("tirzepatide".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm), "1.9 is placebo's");
+    let q = "Ketoconazole increased the total AUC of tirzepatide by a factor of 1.7.";
+    let mut c = claim("tirzepatide", "efficacy.value", "AUC increased by 1.7%", q);
+    c.unit = Some("%".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Unit));
+    let q = "In healthy females, the only significant change was a 17% increase in half-life.";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "17% increase in half-life",
+        q,
+    );
+    c.population = Some("healthy male volunteers".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population));
+    c.population = Some("healthy women".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
 }

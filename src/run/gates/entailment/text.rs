@@ -97,7 +97,21 @@ fn bind_arm<'m>(t: &Text<'_>, at: usize, ms: &'m [Mention]) -> Result<Option<&'m
     if group.len() >= 2 && distinct.len() == group.len() && t.respective_time(at).is_none() {
         return Ok(Some(distinct[pos]));
     }
-    let in_clause: Vec<&Mention> = ms.iter().filter(|m| clause.contains(&m.at)).collect();
+    // a mention inside a parenthesis is the number's only when the parenthesis opens
+    // right after the number ("40% (HUMIRA)"), not a group the text names aside ("22% …
+    // (placebo 6%)")
+    let depth = t.tokens[at].depth;
+    let own_aside = |m: &Mention| {
+        t.tokens[m.at].depth <= depth
+            || (0..m.at)
+                .rev()
+                .find(|&k| t.tokens[k].depth < t.tokens[m.at].depth)
+                .is_some_and(|open| open > at && open <= at + 3)
+    };
+    let in_clause: Vec<&Mention> = ms
+        .iter()
+        .filter(|m| clause.contains(&m.at) && own_aside(m))
+        .collect();
     if !in_clause.is_empty() {
         return Ok(in_clause
             .iter()
@@ -588,13 +602,15 @@ fn union(
 /// Whether value number `k` of the value text is principal (not a time point or a
 /// regimen's count): the value's first or only number, or one followed by a unit.
 fn principal(vt: &Text<'_>, k: usize, only: bool, cx: &Context<'_>) -> bool {
-    // the 2 of a name such as "T1/2" is no quantity
+    // the 2 of a name such as "T1/2", the 36 of "SF-36", is no quantity
     let in_name = k >= 2
-        && vt.tokens[k - 1].text == "/"
         && vt.tokens[k - 2].kind == Kind::Word
-        && vt.tokens[k - 2]
-            .lower
-            .ends_with(|c: char| c.is_ascii_digit());
+        && ((vt.tokens[k - 1].text == "/"
+            && vt.tokens[k - 2].lower.ends_with(|c: char| c.is_ascii_digit()))
+            // a name in capitals joined to its number ("SF-36", "COVID-19")
+            || (vt.tokens[k - 1].text == "-"
+                && vt.tokens[k - 2].text.len() >= 2
+                && vt.tokens[k - 2].text.bytes().all(|c| c.is_ascii_uppercase())));
     if in_name
         || vt.is_time_number(k)
         || (k > 0
@@ -707,11 +723,12 @@ pub(super) fn text(
     {
         return Entailment::Fails(Rule::Arm, why);
     }
-    let mut first: Option<Entailment> = None;
+    let mut undecided: Option<Entailment> = None;
     for &k in &nums {
         if !principal(&vt, k, only, cx) {
             continue;
         }
+        let mut first: Option<Entailment> = None;
         let n = vt.tokens[k].lower.as_str();
         let local = Local {
             arm: bind_arm(&vt, k, &vms).ok().flatten().cloned(),
@@ -762,13 +779,15 @@ pub(super) fn text(
             }
             first.get_or_insert(v);
         }
-        if let Some(f @ Entailment::Fails(..)) = &first
-            && any
-        {
-            return f.clone();
+        match first {
+            Some(f @ Entailment::Fails(..)) if any => return f,
+            Some(u @ Entailment::Undecided(_)) => {
+                undecided.get_or_insert(u);
+            }
+            _ => {}
         }
     }
-    first.unwrap_or(Entailment::Holds)
+    undecided.unwrap_or(Entailment::Holds)
 }
 
 /// A quote that names no group ("dizziness (23.5% vs. 1.5%)") is read in the text
@@ -886,6 +905,17 @@ impl Binding<'_, '_> {
             return Entailment::Fails(
                 Rule::Unit,
                 format!("the quote gives {n} in {have}, not {u}"),
+            );
+        }
+        // a ratio is no percentage: "by a factor of 1.7", "a 1.7-fold increase"
+        let ratio = (at >= 2 && t.word(at - 2) == Some("factor") && t.word(at - 1) == Some("of"))
+            || t.word(at + 1).is_some_and(|w| w == "fold" || w == "times")
+            || (t.tokens.get(at + 1).is_some_and(|x| x.text == "-")
+                && t.word(at + 2) == Some("fold"));
+        if ratio && local.unit == Some("%") {
+            return Entailment::Fails(
+                Rule::Unit,
+                format!("the quote gives {n} as a ratio (a factor, -fold), not a percentage"),
             );
         }
         // endpoint
@@ -1355,6 +1385,25 @@ impl Binding<'_, '_> {
                     ),
                 );
             }
+            // sex: a number for women is not one for men
+            let quoted_sex = match sex(t, sentence(t, at)) {
+                Some(x) => Some(x),
+                None => sex(t, 0..t.tokens.len()),
+            };
+            if let Some(have) = quoted_sex
+                && let Some(want) = sex(&pop, 0..pop.tokens.len())
+                && have != want
+            {
+                let name = |f: bool| if f { "women" } else { "men" };
+                return Entailment::Fails(
+                    Rule::Population,
+                    format!(
+                        "the quote gives {n} for {}, and the claim is for {}",
+                        name(have),
+                        name(want)
+                    ),
+                );
+            }
             // a region: U.S. patients are not foreign ones, nor the other way round
             let quoted_region = match region(t, sentence(t, at)) {
                 Some(r) => Some(r),
@@ -1811,6 +1860,23 @@ fn dosing_phase(ws: &[String]) -> Option<bool> {
     match (first, repeated) {
         (true, false) => Some(false),
         (false, true) => Some(true),
+        _ => None,
+    }
+}
+
+/// Whether tokens `r` speak of women only (`Some(true)`) or men only (`Some(false)`).
+fn sex(t: &Text<'_>, r: std::ops::Range<usize>) -> Option<bool> {
+    let (mut f, mut m) = (false, false);
+    for k in r {
+        match t.word(k) {
+            Some("female" | "females" | "women" | "woman" | "girls") => f = true,
+            Some("male" | "males" | "men" | "man" | "boys") => m = true,
+            _ => {}
+        }
+    }
+    match (f, m) {
+        (true, false) => Some(true),
+        (false, true) => Some(false),
         _ => None,
     }
 }
