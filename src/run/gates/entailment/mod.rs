@@ -1048,6 +1048,90 @@ fn protocol_texts(r: &EvidenceRecord) -> (String, String) {
     (protocol, titles)
 }
 
+/// A value that compares its group with another ("higher than with placebo", "less
+/// frequent than placebo") at a posted number: the other group's number beside it in the
+/// record (a measurement of the same category, or an adverse event's rate in the same
+/// row) must be on the claimed side.
+fn posted_comparison(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
+    let vw = words(&c.value);
+    let at = vw
+        .iter()
+        .position(|w| matches!(w.as_str(), "than" | "versus" | "vs"))?;
+    let before = &vw[..at];
+    let more = before.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "higher" | "more" | "greater" | "larger" | "increased"
+        )
+    });
+    let less = before.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "lower" | "less" | "fewer" | "smaller" | "decreased" | "reduced" | "rarely"
+        )
+    });
+    if more == less {
+        return None;
+    }
+    let other: Vec<String> = distinctive(&vw[at + 1..].join(" "))
+        .into_iter()
+        .filter(|w| w.len() >= 3)
+        .collect();
+    if other.is_empty() {
+        return None;
+    }
+    // the list the place's number sits in: `…/measurements/k/value`, `…/stats/k/numAffected`
+    let (list, rest) = ["/measurements/", "/stats/"].iter().find_map(|m| {
+        place
+            .rfind(m)
+            .map(|i| (&place[..i + m.len()], &place[i + m.len()..]))
+    })?;
+    let (own_k, key) = rest.split_once('/')?;
+    let number = |k: &str, key: &str| -> Option<f64> {
+        let want = format!("{list}{k}/{key}");
+        let i = r.locators.iter().position(|l| *l == want)?;
+        r.field_text(i).trim().parse().ok()
+    };
+    // a count of affected is compared as a rate of those at risk
+    let value = |k: &str| -> Option<f64> {
+        let n = number(k, key)?;
+        match key {
+            "numAffected" | "numEvents" => number(k, "numAtRisk").map(|d| n / d.max(1.0)),
+            _ => Some(n),
+        }
+    };
+    let mine = value(own_k)?;
+    let ks: Vec<&str> = r
+        .locators
+        .iter()
+        .filter_map(|l| l.strip_prefix(list)?.strip_suffix(&format!("/{key}")))
+        .filter(|k| *k != own_k && k.chars().all(|c| c.is_ascii_digit()))
+        .collect();
+    for k in ks {
+        let Some((title, _)) = posted_group(r, &format!("{list}{k}/{key}")) else {
+            continue;
+        };
+        let t = distinctive(&title);
+        if !other.iter().any(|w| t.contains(w)) {
+            continue;
+        }
+        let Some(theirs) = value(k) else { continue };
+        let wrong = (more && mine <= theirs) || (less && mine >= theirs);
+        if wrong {
+            return Some(Entailment::Fails(
+                Rule::Direction,
+                format!(
+                    "the record's number for {title:?} is {}: the claim's group is not {} it",
+                    number(k, key).map_or(String::new(), |n| n.to_string()),
+                    if more { "above" } else { "below" }
+                ),
+            ));
+        }
+        return None;
+    }
+    None
+}
+
 /// The unit of the posted outcome a measurement belongs to (JSON `…/outcomeMeasures/N/
 /// unitOfMeasure`, XML `…/outcome[N]/measure[1]/units[1]`).
 fn posted_unit(r: &EvidenceRecord, place: &str) -> Option<String> {
@@ -1266,6 +1350,10 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         return v;
     }
     if let Some(v) = outcome_endpoint(c, r, &place) {
+        return v;
+    }
+    // a comparison the value makes at a posted number is read against the other group's
+    if let Some(v) = posted_comparison(c, r, &place) {
         return v;
     }
     // a posted number no cell was read from still belongs to the group beside it, and is

@@ -170,6 +170,8 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         (f("/otherEvents/0/stats/0/numAffected"), "11"),
         (f("/otherEvents/0/stats/1/groupId"), "EG001"),
         (f("/otherEvents/0/stats/1/numAffected"), "37"),
+        (f("/otherEvents/0/stats/0/numAtRisk"), "97"),
+        (f("/otherEvents/0/stats/1/numAtRisk"), "97"),
         (f("/eventGroups/2/id"), "EG002"),
         (f("/eventGroups/2/title"), "OL Extension Trametinib 2 mg qw"),
         (f("/otherEvents/0/stats/2/groupId"), "EG002"),
@@ -1150,4 +1152,24 @@ fn asides_names_ratios_and_sexes_are_read_as_they_are_written() {
     assert_eq!(rule(&judge(&c)), Some(Rule::Population));
     c.population = Some("healthy women".into());
     assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+}
+
+#[test]
+fn a_comparison_at_a_posted_number_is_read_against_the_other_groups() {
+    let ae = "/resultsSection/adverseEventsModule/otherEvents/0/stats";
+    let mut c = claim(
+        "trametinib",
+        "safety.common_adverse_reactions",
+        "Rash more often with trametinib (37 participants) than with placebo",
+        "37",
+    );
+    c.arm = Some("Trametinib 2 mg qw".into());
+    c.locator = Some(format!("{ae}/1/numAffected"));
+    assert_ne!(rule(&judge(&c)), Some(Rule::Direction));
+    c.value = "Rash less often with trametinib (37 participants) than with placebo".into();
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Direction),
+        "placebo had 11 of 97"
+    );
 }
