@@ -1057,22 +1057,13 @@ fn posted_comparison(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entai
     let at = vw
         .iter()
         .position(|w| matches!(w.as_str(), "than" | "versus" | "vs"))?;
-    let before = &vw[..at];
-    let more = before.iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "higher" | "more" | "greater" | "larger" | "increased"
-        )
-    });
-    let less = before.iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "lower" | "less" | "fewer" | "smaller" | "decreased" | "reduced" | "rarely"
-        )
-    });
-    if more == less {
-        return None;
-    }
+    // the comparative nearest before "than" ("decreased more often … than": more)
+    let side = vw[..at].iter().rev().find_map(|w| match w.as_str() {
+        "higher" | "more" | "greater" | "larger" | "increased" => Some(true),
+        "lower" | "less" | "fewer" | "smaller" | "decreased" | "reduced" => Some(false),
+        _ => None,
+    })?;
+    let (more, less) = (side, !side);
     let other: Vec<String> = distinctive(&vw[at + 1..].join(" "))
         .into_iter()
         .filter(|w| w.len() >= 3)
