@@ -1172,4 +1172,9 @@ fn a_comparison_at_a_posted_number_is_read_against_the_other_groups() {
         Some(Rule::Direction),
         "placebo had 11 of 97"
     );
+    // the comparative nearest "than" decides, not an event's own word
+    c.value = "Rash decreased more often with trametinib (37) than with placebo".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Direction));
+    c.value = "Rash increased less often with trametinib (37) than with placebo".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Direction));
 }
