@@ -225,16 +225,7 @@ pub(super) fn check(
         return None;
     }
     let h = header(before)?;
-    let said = [
-        c.population.as_deref(),
-        c.endpoint.as_deref(),
-        c.arm.as_deref(),
-        Some(c.value.as_str()),
-    ]
-    .into_iter()
-    .flatten()
-    .collect::<Vec<_>>()
-    .join(" ");
+    let said = super::said(c);
     let claimed_studies: Vec<&String> = study_ids(&said)
         .into_iter()
         .filter_map(|(_, id)| h.studies.iter().find(|s| **s == id))

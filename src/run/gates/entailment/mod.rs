@@ -1495,6 +1495,21 @@ fn names_group(claim_words: &[String], title: &str) -> bool {
     claim_words.iter().any(|w| t.contains(w))
 }
 
+/// Everything the claim says of whom and what its number is for: its population,
+/// endpoint, arm and value, in one text.
+fn said(c: &Claim) -> String {
+    [
+        c.population.as_deref(),
+        c.endpoint.as_deref(),
+        c.arm.as_deref(),
+        Some(c.value.as_str()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" ")
+}
+
 /// The words the claimed arm goes by: the claim's arm, or the asset's names.
 fn claimed_words(c: &Claim, scope: Option<&Scope>) -> Vec<String> {
     match c.arm.as_deref().filter(|a| !distinctive(a).is_empty()) {

@@ -1385,43 +1385,26 @@ impl Binding<'_, '_> {
                     ),
                 );
             }
-            // sex: a number for women is not one for men
-            let quoted_sex = match sex(t, sentence(t, at)) {
-                Some(x) => Some(x),
-                None => sex(t, 0..t.tokens.len()),
-            };
-            if let Some(have) = quoted_sex
-                && let Some(want) = sex(&pop, 0..pop.tokens.len())
-                && have != want
-            {
-                let name = |f: bool| if f { "women" } else { "men" };
-                return Entailment::Fails(
-                    Rule::Population,
-                    format!(
-                        "the quote gives {n} for {}, and the claim is for {}",
-                        name(have),
-                        name(want)
-                    ),
-                );
-            }
-            // a region: U.S. patients are not foreign ones, nor the other way round
-            let quoted_region = match region(t, sentence(t, at)) {
-                Some(r) => Some(r),
-                None => region(t, 0..t.tokens.len()),
-            };
-            if let Some(have) = quoted_region
-                && let Some(want) = region(&pop, 0..pop.tokens.len())
-                && have != want
-            {
-                let name = |us: bool| if us { "U.S." } else { "non-U.S." };
-                return Entailment::Fails(
-                    Rule::Population,
-                    format!(
-                        "the quote gives {n} for {} patients, and the claim is for {} ones",
-                        name(have),
-                        name(want)
-                    ),
-                );
+            // sex and region: a number for women is not one for men, nor one for U.S.
+            // patients one for foreign ones; read in the number's sentence, else the quote
+            type Side = fn(&Text<'_>, std::ops::Range<usize>) -> Option<bool>;
+            let sides: [(Side, [&str; 2]); 2] = [
+                (sex, ["men", "women"]),
+                (region, ["non-U.S. patients", "U.S. patients"]),
+            ];
+            for (read, names) in sides {
+                if let Some(have) = read(t, sentence(t, at)).or_else(|| read(t, 0..t.tokens.len()))
+                    && let Some(want) = read(&pop, 0..pop.tokens.len())
+                    && have != want
+                {
+                    return Entailment::Fails(
+                        Rule::Population,
+                        format!(
+                            "the quote gives {n} for {}, and the claim is for {}",
+                            names[have as usize], names[want as usize]
+                        ),
+                    );
+                }
             }
             let want = distinctive(c.population.as_deref().unwrap_or(""));
             let all: HashSet<&str> = t.tokens.iter().map(|x| x.lower.as_str()).collect();
@@ -1632,16 +1615,7 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
     if mine.is_empty() {
         return None;
     }
-    let said = [
-        c.population.as_deref(),
-        Some(c.value.as_str()),
-        c.endpoint.as_deref(),
-        c.arm.as_deref(),
-    ]
-    .into_iter()
-    .flatten()
-    .collect::<Vec<_>>()
-    .join(" ");
+    let said = super::said(c);
     let st = Text::new(&said);
     let said_ages: Vec<&str> = ages_in(&st, 0..st.tokens.len())
         .into_iter()
