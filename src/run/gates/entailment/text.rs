@@ -292,11 +292,13 @@ fn negative(s: &str, n: &str) -> Option<bool> {
             seen.1 = true;
         }
     }
-    match seen {
-        (true, false) => Some(true),
-        (false, true) => Some(false),
-        _ => None,
-    }
+    only(seen.0, seen.1)
+}
+
+/// `Some(true)` when only `a` holds, `Some(false)` when only `b` does, else None: what a
+/// reader of one of two sides says when the text names one side alone.
+fn only(a: bool, b: bool) -> Option<bool> {
+    (a != b).then_some(a)
 }
 
 /// The sign of a number: "-1.62" in the source is a fall; a claim of "increased by 1.62"
@@ -1831,11 +1833,7 @@ fn dosing_phase(ws: &[String]) -> Option<bool> {
         .iter()
         .any(|w| matches!(w.as_str(), "repeated" | "steady"))
         || pair("multiple", &["dose", "doses", "dosing"]);
-    match (first, repeated) {
-        (true, false) => Some(false),
-        (false, true) => Some(true),
-        _ => None,
-    }
+    only(repeated, first)
 }
 
 /// Whether tokens `r` speak of women only (`Some(true)`) or men only (`Some(false)`).
@@ -1848,11 +1846,7 @@ fn sex(t: &Text<'_>, r: std::ops::Range<usize>) -> Option<bool> {
             _ => {}
         }
     }
-    match (f, m) {
-        (true, false) => Some(true),
-        (false, true) => Some(false),
-        _ => None,
-    }
+    only(f, m)
 }
 
 /// Whether tokens `r` speak of U.S. patients (`Some(true)`: "U.S.", "United States")
@@ -1875,11 +1869,7 @@ fn region(t: &Text<'_>, r: std::ops::Range<usize>) -> Option<bool> {
             us = true;
         }
     }
-    match (us, elsewhere) {
-        (true, false) => Some(true),
-        (false, true) => Some(false),
-        _ => None,
-    }
+    only(us, elsewhere)
 }
 
 /// The age group a label section is about: its pediatric or geriatric use.
