@@ -424,6 +424,35 @@ const SUBGROUP: &[&str] = &[
     "negative",
 ];
 
+/// Words that name an analysis set, not whom it holds ("modified ITT", "per-protocol
+/// evaluable").
+const ANALYSIS_SET: &[&str] = &[
+    "modified",
+    "evaluable",
+    "efficacy",
+    "per",
+    "protocol",
+    "pp",
+    "intention",
+    "intent",
+    "analyzed",
+    "analysed",
+    "randomized",
+    "randomised",
+    "enrolled",
+    "dosed",
+];
+
+/// A posted class or group title that names an analysis ("analysis 1"), not a group.
+fn analysis_label(s: &str) -> bool {
+    let w = words(s);
+    !w.is_empty()
+        && w[0] == "analysis"
+        && w[1..]
+            .iter()
+            .all(|x| x.chars().all(|c| c.is_ascii_alphanumeric() && x.len() <= 2))
+}
+
 /// Words that say a population is everyone.
 const OVERALL: &[&str] = &[
     "all",
@@ -1228,7 +1257,18 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
     for id in identifiers(&c.value) {
         let whole = qids.iter().any(|q| q.eq_ignore_ascii_case(&id))
             || whole_word(&upper_quote, &id.to_uppercase());
-        if !whole {
+        // a type label the record leaves out ("NDC 0002-1506" for its product_ndc
+        // "0002-1506", "PMID 22663011" for its PMID field): the number is the identifier
+        let labelled = ["PMID", "CIK", "NDC"].iter().any(|p| {
+            id.strip_prefix(p).is_some_and(|n| {
+                let bare = |x: &str| x.trim_start_matches('0').to_string();
+                qids.is_empty()
+                    && !n.is_empty()
+                    && (whole_word(&upper_quote, n)
+                        || words(quote).iter().any(|w| bare(w) == bare(n)))
+            })
+        });
+        if !whole && !labelled {
             // "NDA 215866" in the quote for "NDA215866" in the value is the same identifier.
             let compact: String = id.chars().filter(|c| c.is_alphanumeric()).collect();
             let spaced = qids.is_empty() && id.len() >= 8 && compact_quote == compact;
@@ -1849,8 +1889,14 @@ fn structured_one(
                 cell.population, cell.endpoint, cell.arm
             ));
             // a number for all the study's patients, claimed for them as the record
-            // describes them ("hospitalized adults with COVID-19"), not for a subgroup
-            let study_population = cell.population.is_empty() && {
+            // describes them ("hospitalized adults with COVID-19"), not for a subgroup; a
+            // class that is a time point ("Day 29"), a measure the claim names ("2 hour
+            // glucose") or an analysis ("analysis 1") divides no one
+            let whole_study = cell.population.is_empty()
+                || pop_is_time
+                || named
+                || analysis_label(&cell.population);
+            let study_population = whole_study && {
                 let (protocol, titles) = protocol_texts(r);
                 // a subgroup word (prior therapy, an age group other than adults) must be
                 // in the study's titles or conditions; any other word anywhere in its
@@ -1861,10 +1907,13 @@ fn structured_one(
                             .iter()
                             .any(|&g| AGE_GROUPS[g].0 != "adults")
                 };
-                want.iter().any(|w| w.len() >= 4)
+                want.iter()
+                    .any(|w| w.len() >= 4 && !ANALYSIS_SET.contains(&w.as_str()))
                     && want.iter().all(|w| {
                         let stem = text::stem_of(w);
-                        if subgroup(w) {
+                        if ANALYSIS_SET.contains(&w.as_str()) {
+                            true
+                        } else if subgroup(w) {
                             titles.contains(stem)
                         } else {
                             w.len() < 4 || protocol.contains(stem)

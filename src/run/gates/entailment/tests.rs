@@ -144,6 +144,15 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "/pharmacokinetics/1",
                 "Cmax and Tmax were 4.7 ± 1.6 µg/mL and 131 ± 56 hours respectively.",
             ),
+            (
+                "/geriatric_use/0",
+                "A total of 519 patients 65 years of age and older, including 107 patients 75 years of age and older, received tirzepatide in clinical studies.",
+            ),
+            (
+                "/dosage_and_administration/3",
+                "The recommended dose is 160 mg on Day 1, followed by 80 mg two weeks later (Day 15). Begin 40 mg weekly dosing two weeks later (Day 36).",
+            ),
+            ("/openfda/product_ndc/0", "0002-1506"),
         ],
     );
     let ae = "/resultsSection/adverseEventsModule";
@@ -1177,4 +1186,85 @@ fn a_comparison_at_a_posted_number_is_read_against_the_other_groups() {
     assert_ne!(rule(&judge(&c)), Some(Rule::Direction));
     c.value = "Rash increased less often with trametinib (37) than with placebo".into();
     assert_eq!(rule(&judge(&c)), Some(Rule::Direction));
+}
+
+#[test]
+fn a_negation_reaches_the_verbs_it_coordinates_and_denies_what_it_names() {
+    let q = "Tirzepatide does not bind or inactivate lymphotoxin (TNF-beta).";
+    let c = claim(
+        "tirzepatide",
+        "identity.mechanism",
+        "Tirzepatide binds and inactivates lymphotoxin (TNF-beta)",
+        q,
+    );
+    assert!(text::direction(&c, &Text::new(q), None).is_some());
+    let q = "Secondary skin neoplasms were not observed.";
+    let c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Secondary skin neoplasms occurred with tirzepatide",
+        q,
+    );
+    assert!(text::direction(&c, &Text::new(q), None).is_some());
+    let c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "No secondary skin neoplasms were observed",
+        q,
+    );
+    assert!(text::direction(&c, &Text::new(q), None).is_none());
+    // "progression-free and overall survival": "free" negates nothing after "and"
+    let q = "Trametinib improved rates of progression-free and overall survival.";
+    let c = claim(
+        "tirzepatide",
+        "efficacy.comparison",
+        "Trametinib did not improve overall survival",
+        q,
+    );
+    assert!(text::direction(&c, &Text::new(q), None).is_some());
+}
+
+#[test]
+fn an_age_bound_right_after_a_number_is_whom_it_counts() {
+    let q = "A total of 519 patients 65 years of age and older, including 107 patients 75 years of age and older, received tirzepatide in clinical studies.";
+    let mut c = claim("tirzepatide", "trials.enrollment", "107 patients", q);
+    c.population = Some("patients 65 years of age and older".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population));
+    c.population = Some("patients 75 years of age and older".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+    c.value = "519 patients".into();
+    c.population = Some("patients 65 years and older".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+}
+
+#[test]
+fn a_claim_restating_the_regimen_in_order_carries_each_doses_phase() {
+    let q = "The recommended dose is 160 mg on Day 1, followed by 80 mg two weeks later (Day 15). Begin 40 mg weekly dosing two weeks later (Day 36).";
+    let mut c = claim(
+        "tirzepatide",
+        "identity.dose",
+        "160 mg on Day 1, 80 mg on Day 15, then 40 mg weekly from Day 36",
+        q,
+    );
+    assert_ne!(rule(&judge(&c)), Some(Rule::Dose));
+    c.value = "80 mg loading dose on Day 1".into();
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Dose),
+        "80 mg follows the first dose"
+    );
+}
+
+#[test]
+fn a_type_label_the_record_leaves_out_is_no_other_identifier() {
+    let mut c = claim(
+        "tirzepatide",
+        "identity.names",
+        "NDC 0002-1506",
+        "0002-1506",
+    );
+    assert_ne!(rule(&judge(&c)), Some(Rule::Identifier));
+    c.value = "NDA 0002-1506".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Identifier));
+    assert!(analysis_label("Analysis 1") && !analysis_label("Day 29"));
 }

@@ -1206,7 +1206,22 @@ impl Binding<'_, '_> {
                 let rt = Text::new(&rest);
                 phase(&rt, 0..rt.tokens.len())
             });
+            // a claim that restates the regimen, its doses in the quote's order ("160 mg
+            // on Day 1, 80 mg on Day 15, then 40 mg weekly"), carries each one's phase
+            let amounts = |s: &str| -> Vec<String> {
+                super::doses(s, cx.units)
+                    .into_iter()
+                    .filter(|d| d.contains(' '))
+                    .collect()
+            };
+            let (mine, theirs) = (
+                amounts(&c.value),
+                amounts(&self.clause_text(&(0..t.tokens.len()))),
+            );
+            let mut rest = theirs.iter();
+            let restated = mine.len() >= 2 && mine.iter().all(|d| rest.any(|q| q == d));
             match (have, want) {
+                _ if restated => {}
                 (Some(Phase::Loading), w)
                     if w != Some(Phase::Loading) && w != Some(Phase::Mixed) =>
                 {
@@ -1590,6 +1605,43 @@ fn stretch_subgroups(t: &Text<'_>, at: usize) -> Vec<String> {
     out
 }
 
+/// Whether the number at `i` is an age bound: "65 years of age and older", "75 years or
+/// over", "≥ 70 years".
+fn age_bound_at(t: &Text<'_>, i: usize) -> bool {
+    let Some(x) = t.tokens.get(i).filter(|x| x.kind == Kind::Number) else {
+        return false;
+    };
+    if !matches!(t.word(i + 1), Some("year" | "years")) || x.text.contains('.') {
+        return false;
+    }
+    let before = i > 0 && matches!(t.tokens[i - 1].text, "≥" | ">" | ">=" | "≧");
+    let after = (i + 2..(i + 7).min(t.tokens.len()))
+        .take_while(|&k| !t.is_break(k) || t.word(k) == Some("and") || t.word(k) == Some("or"))
+        .any(|k| matches!(t.word(k), Some("older" | "over" | "above")));
+    before || after
+}
+
+/// The age bound that follows the number at `at` in its own stretch ("107 patients 75
+/// years of age and older"): across a unit or up to three words, before any comma.
+fn age_bound_after<'t>(t: &Text<'t>, at: usize) -> Option<&'t str> {
+    let mut k = at + 1;
+    for _ in 0..4 {
+        let x = t.tokens.get(k)?;
+        if x.kind == Kind::Number {
+            return age_bound_at(t, k).then_some(x.text);
+        }
+        if matches!(x.text, "≥" | ">" | ">=" | "≧") {
+            k += 1;
+            continue;
+        }
+        if x.kind != Kind::Word || t.is_break(k) {
+            return None;
+        }
+        k += 1;
+    }
+    None
+}
+
 /// A number whose own stretch counts a subgroup (cirrhotic patients, HUMIRA
 /// monotherapy, those ≥ 70 years) that the claim does not name, in a quote that gives
 /// another number for others: that number is the subgroup's, not the claim's.
@@ -1613,12 +1665,27 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
     if length || t.is_time_number(at) {
         return None;
     }
+    let said = super::said(c);
+    let st = Text::new(&said);
+    // "519 patients 65 years of age and older, including 107 patients 75 years of age
+    // and older": an age bound right after the number is whom it counts
+    if let Some(n) = age_bound_after(t, anchor(t, at)) {
+        let claimed: Vec<&str> = (0..st.tokens.len())
+            .filter(|&i| age_bound_at(&st, i))
+            .map(|i| st.tokens[i].text)
+            .collect();
+        if !claimed.is_empty() && !claimed.contains(&n) {
+            return Some(format!(
+                "in the quote {} counts patients {n} years and older, and the claim is for {} years and older",
+                t.tokens[at].text,
+                claimed.join(", ")
+            ));
+        }
+    }
     let mine = stretch_subgroups(t, at);
     if mine.is_empty() {
         return None;
     }
-    let said = super::said(c);
-    let st = Text::new(&said);
     let said_ages: Vec<&str> = ages_in(&st, 0..st.tokens.len())
         .into_iter()
         .map(|g| super::AGE_GROUPS[g].0)
@@ -2071,6 +2138,23 @@ fn negated_at(ws: &[String], i: usize) -> bool {
 
 const SAME: &[&str] = &["comparable", "similar", "equivalent", "unchanged"];
 
+/// Verbs that say something happened or was found: negated, they deny it.
+const EXISTENCE: &[&str] = &[
+    "observed",
+    "reported",
+    "seen",
+    "occur",
+    "occurred",
+    "found",
+    "detected",
+    "noted",
+    "identified",
+    "experienced",
+    "developed",
+    "demonstrated",
+    "shown",
+];
+
 /// Direction and negation: a statement and its quote must agree on them.
 pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Option<String> {
     let quote = c.quote.as_deref().unwrap_or("");
@@ -2144,10 +2228,21 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
         .iter()
         .flat_map(|r| qt.tokens[r.clone()].iter().map(|x| x.lower.clone()))
         .collect();
-    // negation is read over every clause that shares the value's words
+    // negation is read over every clause that shares the value's words; a clause that
+    // coordinates with a negated verb ("does not bind or inactivate") shares its negation
     let mut nw: Vec<String> = all_shared
         .iter()
-        .flat_map(|r| qt.tokens[r.clone()].iter().map(|x| x.lower.clone()))
+        .flat_map(|r| {
+            let carried = r.start >= 2
+                && matches!(qt.word(r.start - 1), Some("or" | "nor" | "and"))
+                && qt.tokens[r.start.saturating_sub(4)..r.start - 1]
+                    .iter()
+                    .any(|x| matches!(x.lower.as_str(), "not" | "n't" | "never" | "cannot"));
+            carried
+                .then(|| "not".to_string())
+                .into_iter()
+                .chain(qt.tokens[r.clone()].iter().map(|x| x.lower.clone()))
+        })
         .collect();
     unless_excepted(&mut nw);
     let mut q_neg = false;
@@ -2156,6 +2251,16 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
             q_neg |= negated_at(&nw, i);
         }
     }
+    // "Secondary skin neoplasms were not observed": the clause denies that what it names
+    // happened at all
+    q_neg |= nw.iter().enumerate().any(|(i, w)| {
+        matches!(w.as_str(), "not" | "n't" | "never")
+            && nw[i + 1..]
+                .iter()
+                .skip_while(|x| matches!(x.as_str(), "be" | "been" | "being"))
+                .next()
+                .is_some_and(|x| EXISTENCE.contains(&x.as_str()))
+    });
     let mut v_neg = false;
     for (i, w) in vw.iter().enumerate() {
         if content.contains(&stem(w)) {
