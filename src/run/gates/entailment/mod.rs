@@ -925,6 +925,72 @@ pub fn identifiers(s: &str) -> Vec<String> {
     words
 }
 
+/// A quote from an arm group's description is that group's: a claim naming another
+/// numbered cohort ("Cohort 6" for the description of "Cohort 2") is not what it says.
+/// Without a locator, any arm group whose description holds the quote may be the one.
+fn arm_group_cohort(
+    c: &Claim,
+    r: &EvidenceRecord,
+    place: &str,
+    located: bool,
+) -> Option<Entailment> {
+    // JSON `…/armGroups/N/description` beside `…/armGroups/N/label`; legacy XML
+    // `…/arm_group[N]/description[1]` beside `…/arm_group[N]/arm_group_label[1]`
+    let label_of = |l: &str| {
+        l.strip_suffix("/description")
+            .map(|h| format!("{h}/label"))
+            .or_else(|| {
+                l.strip_suffix("/description[1]")
+                    .filter(|h| h.contains("/arm_group["))
+                    .map(|h| format!("{h}/arm_group_label[1]"))
+            })
+            .filter(|_| l.contains("/armGroups/") || l.contains("/arm_group["))
+    };
+    let label_at = |l: &str| {
+        let want = label_of(l)?;
+        let i = r.locators.iter().position(|x| *x == want)?;
+        Some(r.field_text(i).to_string())
+    };
+    let own = label_at(place)?;
+    let claimed = group_ids(&format!(
+        "{} {}",
+        c.population.as_deref().unwrap_or(""),
+        c.arm.as_deref().unwrap_or("")
+    ));
+    let differs = |label: &str| {
+        let have = group_ids(label);
+        claimed.iter().any(|(k, v)| {
+            have.iter().any(|(hk, _)| hk == k) && !have.contains(&(k.clone(), v.clone()))
+        })
+    };
+    if !differs(&own) {
+        return None;
+    }
+    if !located {
+        let q = c.quote.as_deref().unwrap_or("");
+        let others = r
+            .locators
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| r.field_text(*i).contains(q))
+            .filter_map(|(_, l)| label_at(l));
+        if others.into_iter().any(|l| !differs(&l)) {
+            return None;
+        }
+    }
+    Some(Entailment::Fails(
+        Rule::Population,
+        format!(
+            "the quote describes the arm group {own:?}, not {}",
+            claimed
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    ))
+}
+
 /// Numbered groups a title names: ("cohort", "2"), ("arm", "b"), ("part", "1").
 fn group_ids(s: &str) -> Vec<(String, String)> {
     let w = words(s);
@@ -1378,6 +1444,9 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         return v;
     }
     if let Some(v) = outcome_population(c, r, &place) {
+        return v;
+    }
+    if let Some(v) = arm_group_cohort(c, r, &place, given.is_some()) {
         return v;
     }
     if let Some(v) = outcome_endpoint(c, r, &place) {
@@ -1883,6 +1952,45 @@ fn structured_one(
                 );
             }
         } else {
+            // the claim's population is another class's title, word and number ("PD-L1
+            // expression >= 5%" for the number of "PD-L1 not quantifiable at baseline")
+            let terms = |s: &str| {
+                let t = Text::new(s);
+                t.tokens
+                    .iter()
+                    .filter(|x| {
+                        x.kind == Kind::Number
+                            || (x.kind == Kind::Word && !GENERIC.contains(&x.lower.as_str()))
+                    })
+                    .map(|x| x.lower.clone())
+                    .collect::<Vec<_>>()
+            };
+            let claimed = terms(c.population.as_deref().unwrap_or(""));
+            let holds = |title: &str| {
+                let t = terms(title);
+                claimed.len() >= 2 && claimed.iter().all(|w| t.contains(w))
+            };
+            let siblings = scope.classes.get(&(
+                r.source_id.clone(),
+                cell.field.clone(),
+                cell.endpoint.clone(),
+                cell.arm.clone(),
+            ));
+            if !holds(&cell.population)
+                && let Some(other) = siblings
+                    .into_iter()
+                    .flatten()
+                    .find(|s| **s != cell.population && holds(s))
+            {
+                return Entailment::Fails(
+                    Rule::Population,
+                    format!(
+                        "the record gives this number for the class {:?}, and {:?} is the class {other:?}",
+                        cell.population,
+                        c.population.as_deref().unwrap_or("")
+                    ),
+                );
+            }
             let want = distinctive(c.population.as_deref().unwrap_or(""));
             let have = distinctive(&format!(
                 "{} {} {}",

@@ -153,6 +153,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "The recommended dose is 160 mg on Day 1, followed by 80 mg two weeks later (Day 15). Begin 40 mg weekly dosing two weeks later (Day 36).",
             ),
             ("/openfda/product_ndc/0", "0002-1506"),
+            (
+                "/clinical_studies/2",
+                "Median Time to Failure (Months) [95% CI] 3.0 [2.7, 3.7] 5.6 [3.9, 9.2] N/A",
+            ),
         ],
     );
     let ae = "/resultsSection/adverseEventsModule";
@@ -208,6 +212,26 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         (
             "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0/classes/0/categories/0/measurements/0/value".to_string(),
             "-2.60",
+        ),
+        (
+            "/protocolSection/armsInterventionsModule/armGroups/0/label".to_string(),
+            "Trametinib, Cohort 1: Age 12 to < 18 Years",
+        ),
+        (
+            "/protocolSection/armsInterventionsModule/armGroups/0/description".to_string(),
+            "Participants will receive trametinib 2 mg once daily.",
+        ),
+        (
+            "/protocolSection/armsInterventionsModule/armGroups/1/label".to_string(),
+            "Trametinib, Cohort 2: Age 2 to < 12 Years",
+        ),
+        (
+            "/protocolSection/armsInterventionsModule/armGroups/1/description".to_string(),
+            "Participants will receive trametinib 0.025 mg/kg once daily.",
+        ),
+        (
+            "/protocolSection/armsInterventionsModule/armGroups/2/description".to_string(),
+            "Eligible participants may receive trametinib 3 mg once daily after Week 48.",
         ),
     ];
     let posted: Vec<(&str, &str)> = posted.iter().map(|(l, t)| (l.as_str(), *t)).collect();
@@ -1267,4 +1291,53 @@ fn a_type_label_the_record_leaves_out_is_no_other_identifier() {
     c.value = "NDA 0002-1506".into();
     assert_eq!(rule(&judge(&c)), Some(Rule::Identifier));
     assert!(analysis_label("Analysis 1") && !analysis_label("Day 29"));
+}
+
+#[test]
+fn a_table_rows_unit_in_its_label_is_its_durations() {
+    let q = "Median Time to Failure (Months) [95% CI] 3.0 [2.7, 3.7] 5.6 [3.9, 9.2] N/A";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "Median time to treatment failure of 5.6 weeks",
+        q,
+    );
+    c.unit = Some("weeks".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Unit));
+    c.value = "Median time to treatment failure of 5.6 months".into();
+    c.unit = Some("months".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Unit));
+}
+
+#[test]
+fn an_arm_groups_description_is_that_groups_and_an_option_is_no_regimen() {
+    let arms = "/protocolSection/armsInterventionsModule/armGroups";
+    let q = "Participants will receive trametinib 0.025 mg/kg once daily.";
+    let mut c = claim(
+        "trametinib",
+        "identity.dose",
+        "trametinib 0.025 mg/kg once daily",
+        q,
+    );
+    c.population = Some("children 6 to < 12 years (Cohort 3)".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population));
+    c.population = Some("children 2 to < 12 years (Cohort 2)".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+    c.locator = Some(format!("{arms}/1/description"));
+    c.population = Some("Cohort 1".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population));
+    let q = "Eligible participants may receive trametinib 3 mg once daily after Week 48.";
+    let mut c = claim(
+        "trametinib",
+        "identity.dose",
+        "trametinib 3 mg once daily",
+        q,
+    );
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Dose),
+        "an option, not the regimen"
+    );
+    c.value = "trametinib 3 mg once daily may be given after Week 48".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Dose));
 }

@@ -629,6 +629,19 @@ fn principal(vt: &Text<'_>, k: usize, only: bool, cx: &Context<'_>) -> bool {
 }
 
 /// The rules on a quote read as text, by the binder.
+/// The duration unit a row label gives in parentheses before the number at `at`, in
+/// its sentence: "Median Time to Failure (Months) … 5.6".
+fn row_label_duration<'t>(t: &'t Text<'t>, at: usize) -> Option<&'t str> {
+    (1..at)
+        .rev()
+        .take_while(|&k| !matches!(t.tokens[k].text, "." | ";"))
+        .filter(|&k| {
+            t.tokens[k - 1].text == "(" && t.tokens.get(k + 1).is_some_and(|x| x.text == ")")
+        })
+        .map(|k| t.tokens[k].lower.as_str())
+        .find(|w| super::binder::time_unit(w).is_some())
+}
+
 pub(super) fn text(
     c: &Claim,
     t: &Text<'_>,
@@ -686,9 +699,12 @@ pub(super) fn text(
         let units: Vec<(&str, Option<f64>)> = t
             .numbers_equal(n)
             .into_iter()
-            .map(|i| {
-                let q = t.word(i + 1).unwrap_or("");
-                (q, super::binder::time_unit(q))
+            .map(|i| match t.word(i + 1) {
+                Some(q) => (q, super::binder::time_unit(q)),
+                // a table row's unit in its label: "Median Time to Failure (Months)
+                // [95% CI] 3.0 [2.7, 3.7] 5.6 …" gives its durations in months
+                None => row_label_duration(t, i)
+                    .map_or(("", None), |q| (q, super::binder::time_unit(q))),
             })
             .collect();
         if !units.is_empty() && units.iter().all(|(_, q)| q.is_some_and(|q| q != u)) {
@@ -1164,6 +1180,11 @@ impl Binding<'_, '_> {
                 && let Some(why) = dose_condition(c, t, at)
             {
                 return Entailment::Fails(Rule::Population, why);
+            }
+            if (local.is_dose || quote_is_dose)
+                && let Some(why) = optional_dose(c, t, at)
+            {
+                return Entailment::Fails(Rule::Dose, why);
             }
             if let Some(want) = &local.regimen {
                 let have = regimen_of(t, at, clause.clone())
@@ -1831,6 +1852,50 @@ fn disjoint(a: ((f64, bool), (f64, bool)), b: ((f64, bool), (f64, bool))) -> boo
 /// function, a co-therapy the patients lack): the claim must name the condition, and a
 /// range of it that meets the quote's ("weight < 30 kg" against "if their weight was 30
 /// kg or greater", "creatinine clearance ≥ 60" against "≥ 40 and < 60 mL/min").
+/// A dose the quote offers as an option ("Eligible patients may receive nivolumab at 480
+/// mg every 4 weeks"), stated by the claim as the regimen: without a word of option
+/// ("may", "option", "up to", "increase") or the condition it is offered on.
+fn optional_dose(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
+    let optional = (sentence(t, at).start..at)
+        .any(|k| matches!(t.word(k), Some("may" | "eligible" | "optionally")));
+    if !optional {
+        return None;
+    }
+    let said = super::said(c).to_lowercase();
+    let words: Vec<&str> = said.split(|ch: char| !ch.is_alphanumeric()).collect();
+    let stated = words
+        .iter()
+        .any(|w| OPTION_WORDS.contains(w) || DOSE_CONDITIONS.contains(w));
+    (!stated).then(|| {
+        format!(
+            "in the quote {} is a dose some patients may be given, an option the claim states as the regimen",
+            t.tokens[at].text
+        )
+    })
+}
+
+/// Words with which a claim states a dose as an option.
+const OPTION_WORDS: &[&str] = &[
+    "may",
+    "option",
+    "optional",
+    "optionally",
+    "eligible",
+    "up",
+    "maximum",
+    "max",
+    "increase",
+    "increased",
+    "increasing",
+    "titrated",
+    "titration",
+    "switch",
+    "switched",
+    "extension",
+    "later",
+    "thereafter",
+];
+
 fn dose_condition(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
     // "receiving" alone is no condition; "not receiving …" is
     let conditions = |seg: std::ops::Range<usize>| -> Vec<&str> {
