@@ -481,6 +481,7 @@ const UP: &[&str] = &[
     "higher",
     "elevated",
     "elevation",
+    "elevations",
     "improved",
     "improvement",
     "improves",
@@ -502,6 +503,7 @@ const DOWN: &[&str] = &[
     "decreasing",
     "reduced",
     "reduction",
+    "reductions",
     "reduces",
     "reduce",
     "lower",
@@ -1049,6 +1051,23 @@ fn whole_word(hay: &str, id: &str) -> bool {
 
 /// A sibling field of `locator` in the record (same parent), by key.
 fn sibling(r: &EvidenceRecord, locator: &str, key: &str) -> Option<String> {
+    // `^key`: the fields `key` of every ancestor of the locator, nearest first
+    if let Some(key) = key.strip_prefix('^') {
+        let found: Vec<&str> = locator
+            .char_indices()
+            .filter(|(_, c)| *c == '/')
+            .map(|(i, _)| &locator[..i])
+            .rev()
+            .flat_map(|head| {
+                let want = [format!("{head}/{key}"), format!("{head}/{key}[1]")];
+                r.locators
+                    .iter()
+                    .position(|l| want.contains(l))
+                    .map(|i| r.field_text(i))
+            })
+            .collect();
+        return (!found.is_empty()).then(|| found.join(" | "));
+    }
     let parent = &locator[..locator.rfind('/')?];
     let want = [
         format!("{parent}/{key}"),
@@ -1843,7 +1862,9 @@ fn structured_one(
                 .iter()
                 .any(|w| COMPARATORS.contains(&w.as_str()) || text::drug_like(w))
     };
-    if arm_level
+    // a field without arms is still checked against the arm a claim names for it
+    let arm_named = c.arm.as_deref().is_some_and(|a| !distinctive(a).is_empty());
+    if (arm_level || arm_named)
         && !cell.arm.is_empty()
         && !endpoint_names_group
         && let Some(v) = group_arm(c, &cell.arm, scope, cx)

@@ -247,8 +247,9 @@ struct Fit {
     family: String,
     /// Locator segments; `*` matches one segment and `name[*]` any index of `name`.
     part: Vec<String>,
-    /// `key=VALUE`: the record's sibling field `key` (same parent) must read VALUE.
-    sibling: Option<(String, String)>,
+    /// `key=VALUE`: the record's sibling field `key` (same parent) must read VALUE;
+    /// `key~WORD` (the flag set): a field `key` of the part or an ancestor holds WORD.
+    sibling: Option<(String, String, bool)>,
 }
 
 /// Which record parts (by locator) may feed which field, per family.
@@ -293,9 +294,15 @@ impl Fitness {
                 "" => None,
                 w => Some(
                     w.split_once('=')
-                        .map(|(k, v)| (k.to_string(), v.to_string()))
+                        .map(|(k, v)| (k.to_string(), v.to_string(), false))
+                        .or_else(|| {
+                            w.split_once('~')
+                                .map(|(k, v)| (k.to_string(), v.to_lowercase(), true))
+                        })
                         .ok_or_else(|| {
-                            format!("field_fitness.csv line {n}: where {w:?} is not key=VALUE")
+                            format!(
+                                "field_fitness.csv line {n}: where {w:?} is not key=VALUE or key~WORD"
+                            )
                         })?,
                 ),
             };
@@ -351,14 +358,32 @@ impl Fitness {
             }
             match &r.sibling {
                 None => return Ok(()),
-                Some((k, want)) => {
-                    let found = sibling(k).unwrap_or_default();
-                    if found.eq_ignore_ascii_case(want) {
+                Some((k, want, contains)) => {
+                    // `^key`: the field `key` of the part or of any ancestor, joined
+                    let found = if *contains {
+                        sibling(&format!("^{k}")).unwrap_or_default()
+                    } else {
+                        sibling(k).unwrap_or_default()
+                    };
+                    let holds = if *contains {
+                        found.to_lowercase().contains(want.as_str())
+                    } else {
+                        found.eq_ignore_ascii_case(want)
+                    };
+                    if holds {
                         return Ok(());
                     }
                     miss = Some(Unfit::Sibling {
-                        key: k.clone(),
-                        want: want.clone(),
+                        key: if *contains {
+                            format!("{k} (its own or an enclosing one's)")
+                        } else {
+                            k.clone()
+                        },
+                        want: if *contains {
+                            format!("one naming {want:?}")
+                        } else {
+                            want.clone()
+                        },
                         found,
                     });
                 }

@@ -280,7 +280,8 @@ fn negative(s: &str, n: &str) -> Option<bool> {
         {
             continue;
         }
-        let minus = matches!(before, Some('-' | '−'))
+        // an en dash before a number with no range before it is a minus sign ("(–73%)")
+        let minus = matches!(before, Some('-' | '−' | '–'))
             && s[..pos]
                 .chars()
                 .rev()
@@ -2346,8 +2347,19 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
     {
         return Some("the quote negates what the claim states".into());
     }
+    // a claim's negation matches one anywhere in the sentence of its words ("Neither
+    // food nor orange juice affect the AUC and Cmax of …")
+    let sentence_neg = all_shared.iter().any(|r| {
+        qt.tokens[sentence(qt, r.start)].iter().any(|x| {
+            matches!(
+                x.lower.as_str(),
+                "not" | "n't" | "no" | "neither" | "nor" | "never" | "without"
+            )
+        })
+    });
     if (v_neg || (v_any_neg && v_change))
         && !q_any_neg
+        && !sentence_neg
         && (has(&qw, UP) || has(&qw, DOWN) || sup(&q) || content_verbs(&qw, &vw))
     {
         return Some("the claim negates what the quote states".into());
