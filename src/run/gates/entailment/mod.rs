@@ -1745,7 +1745,27 @@ fn group_arm(c: &Claim, group: &str, scope: &Scope, cx: &Context<'_>) -> Option<
                 .cloned()
                 .collect()
         };
-        let (mine, theirs) = (comp(&cw), comp(&distinctive(group)));
+        // a comparison's group ("Dupilumab 300 mg qw vs Placebo qw") is its first side's
+        // for an estimate of that side against the other
+        let first_side = {
+            let g = group.to_lowercase();
+            let side = [" vs. ", " vs ", " versus "]
+                .iter()
+                .find_map(|sep| g.split_once(sep).map(|(a, _)| a.to_string()));
+            let comparative = c.field.starts_with("efficacy.effect")
+                || c.field == "efficacy.comparison"
+                || words(&c.value).iter().any(|w| {
+                    matches!(
+                        w.as_str(),
+                        "than" | "vs" | "versus" | "difference" | "compared"
+                    )
+                });
+            let arm_compares = words(a)
+                .iter()
+                .any(|w| matches!(w.as_str(), "vs" | "versus"));
+            side.filter(|_| comparative && !arm_compares).unwrap_or(g)
+        };
+        let (mine, theirs) = (comp(&cw), comp(&distinctive(&first_side)));
         if mine != theirs && !(mine.is_empty() && theirs.is_empty()) {
             return Some(Entailment::Fails(
                 Rule::Arm,

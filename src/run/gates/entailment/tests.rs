@@ -154,6 +154,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             ),
             ("/openfda/product_ndc/0", "0002-1506"),
             (
+                "/adverse_reactions/5",
+                "In a subgroup of 10,248 U.S. and Canadian tirzepatide-treated patients, the rate of reported active TB was 0.05 per 100 patient-years and the rate of positive PPD conversion was 0.07 per 100 patient-years.",
+            ),
+            (
                 "/clinical_studies/2",
                 "Median Time to Failure (Months) [95% CI] 3.0 [2.7, 3.7] 5.6 [3.9, 9.2] N/A",
             ),
@@ -1340,4 +1344,19 @@ fn an_arm_groups_description_is_that_groups_and_an_option_is_no_regimen() {
     );
     c.value = "trametinib 3 mg once daily may be given after Week 48".into();
     assert_ne!(rule(&judge(&c)), Some(Rule::Dose));
+}
+
+#[test]
+fn a_sentence_opening_in_a_subgroup_gives_the_subgroups_numbers() {
+    let q = "In a subgroup of 10,248 U.S. and Canadian tirzepatide-treated patients, the rate of reported active TB was 0.05 per 100 patient-years and the rate of positive PPD conversion was 0.07 per 100 patient-years.";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Active tuberculosis at 0.05 per 100 patient-years",
+        q,
+    );
+    c.population = Some("all tirzepatide-treated patients in global clinical trials".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population));
+    c.population = Some("U.S. and Canadian tirzepatide-treated patients".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
 }

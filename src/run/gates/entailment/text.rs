@@ -1704,6 +1704,55 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
             ));
         }
     }
+    // "In a subgroup of 10,113 U.S. and Canadian HUMIRA-treated patients, the rate …": the
+    // sentence says outright that its numbers are a subgroup's
+    let sent = sentence(t, at);
+    let opener = t.word(sent.start) == Some("in")
+        && matches!(t.word(sent.start + 1), Some("a" | "the"))
+        && matches!(
+            t.word(sent.start + 2),
+            Some("subgroup" | "subset" | "subpopulation")
+        );
+    if opener {
+        // up to the phrase's comma (not one inside "10,113")
+        let end = (sent.start..at)
+            .find(|&j| {
+                t.tokens[j].depth == 0
+                    && t.tokens[j].text == ","
+                    && t.tokens.get(j + 1).is_some_and(|x| x.kind != Kind::Number)
+            })
+            .unwrap_or(sent.start);
+        let said_words: Vec<String> = st.tokens.iter().map(|x| x.lower.clone()).collect();
+        // the drug's own names say nothing of whom ("HUMIRA-treated")
+        let own = words(&format!("{} {}", c.asset, c.arm.as_deref().unwrap_or("")));
+        let label: Vec<&str> = t.tokens[sent.start + 3..end]
+            .iter()
+            .filter(|x| {
+                x.kind == Kind::Word
+                    && x.lower.len() >= 3
+                    && !drug_like(&x.lower)
+                    && !own.contains(&x.lower)
+                    && !matches!(
+                        x.lower.as_str(),
+                        "patients"
+                            | "subjects"
+                            | "participants"
+                            | "and"
+                            | "with"
+                            | "the"
+                            | "treated"
+                    )
+            })
+            .map(|x| x.lower.as_str())
+            .collect();
+        if !label.is_empty() && !label.iter().any(|w| said_words.iter().any(|s| s == w)) {
+            return Some(format!(
+                "in the quote {} is for a subgroup ({:?}), which the claim does not name",
+                t.tokens[at].text,
+                label.join(" ")
+            ));
+        }
+    }
     let mine = stretch_subgroups(t, at);
     if mine.is_empty() {
         return None;
@@ -2028,9 +2077,18 @@ fn section_ages(r: &EvidenceRecord, quote: &str) -> Vec<usize> {
 /// The sentence around token `at`: bounded by full stops and semicolons outside
 /// parentheses.
 fn sentence(t: &Text<'_>, at: usize) -> std::ops::Range<usize> {
+    // a full stop ends a sentence, not the point of an abbreviation ("U.S. and Canadian",
+    // "e.g. rash"): one after a single letter, or before a word in lower case
     let stop = |i: usize| {
         let x = &t.tokens[i];
-        x.kind == Kind::Symbol && x.depth == 0 && matches!(x.text, "." | ";")
+        let abbreviation = x.text == "."
+            && (i > 0
+                && t.tokens[i - 1].kind == Kind::Word
+                && t.tokens[i - 1].text.chars().count() == 1
+                || t.tokens.get(i + 1).is_some_and(|n| {
+                    n.kind == Kind::Word && n.text.starts_with(|c: char| c.is_lowercase())
+                }));
+        x.kind == Kind::Symbol && x.depth == 0 && matches!(x.text, "." | ";") && !abbreviation
     };
     let start = (0..at).rev().find(|&i| stop(i)).map_or(0, |i| i + 1);
     let end = (at..t.tokens.len())
@@ -2221,6 +2279,41 @@ const EXISTENCE: &[&str] = &[
     "shown",
 ];
 
+/// A claim of significance at a p-value above 0.05 ("significantly reduced … (p=0.247)"),
+/// the p-value read in the value, else in the quote.
+fn not_significant(value: &str, quote: &str) -> Option<String> {
+    let vw = words(value);
+    let claims = vw.iter().enumerate().any(|(i, w)| {
+        matches!(w.as_str(), "significant" | "significantly")
+            && !vw[i.saturating_sub(3)..i]
+                .iter()
+                .any(|x| matches!(x.as_str(), "not" | "non" | "no" | "nonsignificant"))
+    });
+    if !claims {
+        return None;
+    }
+    // "p=0.247", "P = .247", "p-value 0.247", or a quote that is the p-value ("=0.247")
+    let p_of = |s: &str| -> Option<f64> {
+        let t = Text::new(s);
+        (0..t.tokens.len()).find_map(|i| {
+            let x = &t.tokens[i];
+            if x.kind != Kind::Number {
+                return None;
+            }
+            let named = (1..=3).any(|k| {
+                i >= k && matches!(t.tokens[i - k].lower.as_str(), "p" | "pvalue" | "value")
+            });
+            let equal = i >= 1 && matches!(t.tokens[i - 1].text, "=" | ">" | "≥");
+            let bare = i == 1 && t.tokens.len() == 2 && t.tokens[0].text == "=";
+            ((named && equal) || bare)
+                .then(|| x.lower.parse().ok())
+                .flatten()
+        })
+    };
+    let p = p_of(value).or_else(|| p_of(quote))?;
+    (p > 0.05 && p <= 1.0).then(|| format!("p = {p} is not significant, and the claim says it is"))
+}
+
 /// Direction and negation: a statement and its quote must agree on them.
 pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Option<String> {
     let quote = c.quote.as_deref().unwrap_or("");
@@ -2240,6 +2333,9 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
         return Some("the quote states superiority, the claim non-inferiority".into());
     }
     if let Some(why) = swapped(&c.value, quote) {
+        return Some(why);
+    }
+    if let Some(why) = not_significant(&c.value, quote) {
         return Some(why);
     }
     if let Some(why) = prefix_antonym(&c.value, quote) {
