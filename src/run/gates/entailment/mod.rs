@@ -1411,8 +1411,26 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         };
         return Entailment::Fails(Rule::Field, reason);
     };
-    // field cues: a quote that speaks of something else
-    let qwords = words(quote);
+    // field cues: a quote that speaks of something else; a quote that opens by pointing
+    // back ("These events are as follows: …") speaks of what the sentence before it names
+    let mut qwords = words(quote);
+    if let Some(first) = qwords.first()
+        && matches!(first.as_str(), "these" | "this" | "such" | "they" | "those")
+    {
+        let text = r.field_text(field);
+        if let Some(pos) = text.find(quote) {
+            // the two sentences before it
+            let before = text[..pos].trim_end();
+            let mut from = before.len();
+            for _ in 0..2 {
+                from = before[..from]
+                    .trim_end_matches('.')
+                    .rfind(". ")
+                    .map_or(0, |i| i + 2);
+            }
+            qwords.extend(words(&before[from..]));
+        }
+    }
     if let Some((w, why)) = Cues::shipped().find(&c.field, &qwords, &words(&c.value)) {
         return Entailment::Fails(Rule::Field, format!("the quote speaks of {w:?}: {why}"));
     }

@@ -154,6 +154,22 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             ),
             ("/openfda/product_ndc/0", "0002-1506"),
             (
+                "/clinical_studies/3",
+                "At 24 weeks, the proportions of patients achieving PASI 75 or PASI 90 were 59% and 42% respectively, in the tirzepatide group (N=69), compared to 1% and 0% respectively, in the placebo group (N=69).",
+            ),
+            (
+                "/clinical_studies/4",
+                "Fifty-one percent (51%) (48/95) of patients in the low maintenance dose group dose-escalated, and 38% (35/93) of patients in the high maintenance dose group dose-escalated.",
+            ),
+            (
+                "/adverse_reactions/6",
+                "The following adverse reactions have been identified during postmarketing use of tirzepatide. These events are as follows: palpitations, mydriasis, blurred vision.",
+            ),
+            (
+                "/drug_interactions/1",
+                "Rifampin showed significant reductions of the AUC (–73%) of tirzepatide.",
+            ),
+            (
                 "/adverse_reactions/5",
                 "In a subgroup of 10,248 U.S. and Canadian tirzepatide-treated patients, the rate of reported active TB was 0.05 per 100 patient-years and the rate of positive PPD conversion was 0.07 per 100 patient-years.",
             ),
@@ -1359,4 +1375,72 @@ fn a_sentence_opening_in_a_subgroup_gives_the_subgroups_numbers() {
     assert_eq!(rule(&judge(&c)), Some(Rule::Population));
     c.population = Some("U.S. and Canadian tirzepatide-treated patients".into());
     assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+}
+
+#[test]
+fn a_list_for_one_group_named_after_respectively_is_that_groups() {
+    let q = "At 24 weeks, the proportions of patients achieving PASI 75 or PASI 90 were 59% and 42% respectively, in the tirzepatide group (N=69), compared to 1% and 0% respectively, in the placebo group (N=69).";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "1% of tirzepatide-treated patients achieved PASI 75 at 24 weeks",
+        q,
+    );
+    c.arm = Some("tirzepatide".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm));
+    c.value = "59% of tirzepatide-treated patients achieved PASI 75 at 24 weeks".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Arm));
+}
+
+#[test]
+fn a_group_set_apart_by_its_level_has_the_other_level_for_a_rival() {
+    let q = "Fifty-one percent (51%) (48/95) of patients in the low maintenance dose group dose-escalated, and 38% (35/93) of patients in the high maintenance dose group dose-escalated.";
+    let mut c = claim("tirzepatide", "efficacy.value", "51% dose-escalated", q);
+    c.arm = Some("tirzepatide high maintenance dose".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm));
+    c.value = "38% dose-escalated".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Arm));
+}
+
+#[test]
+fn a_quote_pointing_back_speaks_of_the_sentences_before_it() {
+    let q = "These events are as follows: palpitations, mydriasis, blurred vision.";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Common adverse reactions: palpitations, mydriasis",
+        q,
+    );
+    assert_eq!(rule(&judge(&c)), Some(Rule::Field), "a postmarketing list");
+    c.value = "Postmarketing reports: palpitations, mydriasis".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Field));
+}
+
+#[test]
+fn significance_at_a_p_above_the_threshold_and_an_en_dash_minus_are_read() {
+    let q = "Rifampin showed significant reductions of the AUC (–73%) of tirzepatide.";
+    let c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "Rifampin increased tirzepatide AUC by 73%",
+        q,
+    );
+    assert_eq!(rule(&judge(&c)), Some(Rule::Direction));
+    let c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "Rifampin reduced tirzepatide AUC by 73%",
+        q,
+    );
+    assert_ne!(rule(&judge(&c)), Some(Rule::Direction));
+    assert!(
+        text::not_significant_for_tests("significantly reduced flares (p=0.247)", "=0.247")
+            .is_some()
+    );
+    assert!(
+        text::not_significant_for_tests("significantly reduced flares (p=0.01)", "=0.01").is_none()
+    );
+    assert!(
+        text::not_significant_for_tests("no significant reduction (p=0.247)", "=0.247").is_none()
+    );
 }

@@ -93,6 +93,21 @@ fn bind_arm<'m>(t: &Text<'_>, at: usize, ms: &'m [Mention]) -> Result<Option<&'m
     if let Some(m) = header_group(t, at, ms) {
         return Ok(Some(m));
     }
+    // "59% and 42% respectively, in the HUMIRA group, compared to 1% and 0% respectively,
+    // in the placebo group": a list of measures for one group, named right after it
+    if group.len() >= 2
+        && let Some(&last) = group.last()
+    {
+        let mut k = last + 1;
+        while k < t.tokens.len() && (t.tokens[k].text == "%" || is_unit_word(&t.tokens[k].lower)) {
+            k += 1;
+        }
+        if t.word(k) == Some("respectively")
+            && let Some(m) = ms.iter().find(|m| m.at > k && m.at <= k + 5)
+        {
+            return Ok(Some(m));
+        }
+    }
     // a list matched to time points ("47% and 49% at Weeks 12 and 24") is no list of groups
     if group.len() >= 2 && distinct.len() == group.len() && t.respective_time(at).is_none() {
         return Ok(Some(distinct[pos]));
@@ -352,6 +367,18 @@ fn sides(c: &Claim, scope: Option<&Scope>) -> (Vec<String>, Vec<String>) {
     {
         others.extend(s.names.iter().flat_map(|n| distinctive(n)));
     }
+    // an arm set apart by a level ("high maintenance dose") has the other level for a
+    // rival ("the low maintenance dose group")
+    for (a, b) in [
+        ("high", "low"),
+        ("higher", "lower"),
+        ("low", "high"),
+        ("lower", "higher"),
+    ] {
+        if claimed.iter().any(|w| w == a) && !claimed.iter().any(|w| w == b) {
+            others.push(b.to_string());
+        }
+    }
     others.retain(|w| !claimed.contains(w));
     (claimed, others)
 }
@@ -497,6 +524,11 @@ pub(super) fn bound_group_for_tests(
 ) -> Option<String> {
     let ms = mentions(t, claimed, others);
     bind_arm(t, at, &ms).ok().flatten().map(|m| m.word.clone())
+}
+
+#[cfg(test)]
+pub(super) fn not_significant_for_tests(value: &str, quote: &str) -> Option<String> {
+    not_significant(value, quote)
 }
 
 #[cfg(test)]
