@@ -1639,6 +1639,27 @@ fn doses(s: &str, units: &Units) -> Vec<String> {
 fn names_group(claim_words: &[String], title: &str) -> bool {
     let t = distinctive(title);
     claim_words.iter().any(|w| t.contains(w))
+        || t.iter().any(|a| {
+            // of a word, or of the name the words make ("CZP": certolizumab pegol)
+            claim_words.iter().any(|w| abbreviates(a, w))
+                || claim_words
+                    .windows(2)
+                    .any(|p| abbreviates(a, &format!("{}{}", p[0], p[1])))
+        })
+}
+
+/// Whether a short word abbreviates a longer one by some of its letters in order, from
+/// its first: "rdv" remdesivir, "czp" certolizumab (pegol), "mtx" methotrexate.
+fn abbreviates(short: &str, long: &str) -> bool {
+    let n = short.chars().count();
+    if !(2..=4).contains(&n)
+        || long.chars().count() < 6
+        || !short.chars().all(|c| c.is_ascii_alphabetic())
+    {
+        return false;
+    }
+    let mut rest = long.chars();
+    short.chars().next() == long.chars().next() && short.chars().all(|c| rest.any(|l| l == c))
 }
 
 /// Everything the claim says of whom and what its number is for: its population,
@@ -1794,9 +1815,10 @@ fn group_arm(c: &Claim, group: &str, scope: &Scope, cx: &Context<'_>) -> Option<
             ));
         }
     }
-    // "Cohort 2" is not "Cohort 1", nor "Arm B" "Arm A"
+    // "Cohort 2" is not "Cohort 1", nor "Arm B" "Arm A", in the arm or the population
     if let Some(a) = c.arm.as_deref() {
-        let (mine, theirs) = (group_ids(a), group_ids(group));
+        let named = format!("{a} {}", c.population.as_deref().unwrap_or(""));
+        let (mine, theirs) = (group_ids(&named), group_ids(group));
         if mine
             .iter()
             .any(|(k, v)| theirs.iter().any(|(k2, v2)| k == k2 && v != v2))
@@ -1831,13 +1853,14 @@ fn group_arm(c: &Claim, group: &str, scope: &Scope, cx: &Context<'_>) -> Option<
 /// A group that is a cohort of ages or weights is a subgroup of the study: its number
 /// is no value for all patients (unless the claim's arm is such a cohort too).
 fn cohort_group(c: &Claim, group: &str) -> Option<Entailment> {
+    // a cohort is named by the word or by an age or weight with its number ("weight-based
+    // dosing" names none)
     let cohort = |s: &str| {
-        words(s).iter().any(|w| {
-            matches!(
-                w.as_str(),
-                "cohort" | "age" | "aged" | "weight" | "years" | "kg"
-            )
-        })
+        let w = words(s);
+        w.iter().any(|x| x == "cohort")
+            || (w.iter().any(|x| x.chars().all(|c| c.is_ascii_digit()))
+                && w.iter()
+                    .any(|x| matches!(x.as_str(), "age" | "aged" | "weight" | "years" | "kg")))
     };
     // everyone, or every cohort ("all pediatric participants (Cohorts 1-8)")
     let all = overall(c.population.as_deref())

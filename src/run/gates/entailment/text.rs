@@ -646,7 +646,18 @@ fn principal(vt: &Text<'_>, k: usize, only: bool, cx: &Context<'_>) -> bool {
             || (vt.tokens[k - 1].text == "-"
                 && vt.tokens[k - 2].text.len() >= 2
                 && vt.tokens[k - 2].text.bytes().all(|c| c.is_ascii_uppercase())));
+    // "PASI 75", "ASAS 40": an index in capitals and its threshold, no unit after it
+    let threshold_name = k >= 1
+        && vt.tokens[k - 1].kind == Kind::Word
+        && vt.tokens[k - 1].text.len() >= 3
+        && vt.tokens[k - 1]
+            .text
+            .bytes()
+            .all(|c| c.is_ascii_uppercase())
+        && vt.tokens.get(k + 1).is_none_or(|x| x.text != "%")
+        && cx.units.at(vt, k + 1).is_none();
     if in_name
+        || threshold_name
         || vt.is_time_number(k)
         || (k > 0
             && matches!(
@@ -661,7 +672,6 @@ fn principal(vt: &Text<'_>, k: usize, only: bool, cx: &Context<'_>) -> bool {
     only || first || cx.units.at(vt, k + 1).is_some()
 }
 
-/// The rules on a quote read as text, by the binder.
 /// The duration unit a row label gives in parentheses before the number at `at`, in
 /// its sentence: "Median Time to Failure (Months) … 5.6".
 fn row_label_duration<'t>(t: &'t Text<'t>, at: usize) -> Option<&'t str> {
@@ -675,6 +685,7 @@ fn row_label_duration<'t>(t: &'t Text<'t>, at: usize) -> Option<&'t str> {
         .find(|w| super::binder::time_unit(w).is_some())
 }
 
+/// The rules on a quote read as text, by the binder.
 pub(super) fn text(
     c: &Claim,
     t: &Text<'_>,
@@ -1061,11 +1072,40 @@ impl Binding<'_, '_> {
                     None
                 }
             };
-            // the value may name the group itself ("… versus 0% on placebo")
+            // the value may name the group itself ("… versus 0% on placebo"); a claimed arm
+            // of two sides ("HUMIRA vs control") keeps its sides apart
+            let arm_sides: Vec<Vec<String>> = {
+                let a = c.arm.as_deref().unwrap_or("").to_lowercase();
+                let parts: Vec<&str> = a.split(" versus ").flat_map(|p| p.split(" vs")).collect();
+                // only when the value itself gives a number to each side ("1 lymphoma
+                // among HUMIRA-treated patients versus 2 among control-treated")
+                let vt = Text::new(&c.value);
+                let split = (0..vt.tokens.len()).find(|&i| {
+                    matches!(vt.word(i), Some("versus" | "vs" | "than"))
+                        || (vt.word(i) == Some("compared")
+                            && matches!(vt.word(i + 1), Some("with" | "to")))
+                });
+                let both = split.is_some_and(|k| {
+                    vt.tokens[..k].iter().any(|x| x.kind == Kind::Number)
+                        && vt.tokens[k..].iter().any(|x| x.kind == Kind::Number)
+                });
+                if parts.len() == 2 && both {
+                    parts.iter().map(|p| super::distinctive(p)).collect()
+                } else {
+                    Vec::new()
+                }
+            };
+            let side = |w: &str| {
+                let w = stem(&group_word(w)).to_string();
+                arm_sides
+                    .iter()
+                    .position(|s| s.iter().any(|x| stem(x) == w))
+            };
             let same = |m: &Mention| match &local.arm {
                 Some(l) => {
                     l.claimed == m.claimed
                         && (l.claimed || stem(&group_word(&l.word)) == stem(&group_word(&m.word)))
+                        && !matches!((side(&l.word), side(&m.word)), (Some(a), Some(b)) if a != b)
                 }
                 None => m.claimed,
             };
@@ -1431,7 +1471,13 @@ impl Binding<'_, '_> {
             let pop = Text::new(c.population.as_deref().unwrap_or(""));
             let mut claimed_ages = ages_in(&pop, 0..pop.tokens.len());
             // "older adults" are the elderly as well
-            if pop.tokens.iter().any(|x| x.lower == "older") {
+            if pop.tokens.iter().enumerate().any(|(i, x)| {
+                x.lower == "older"
+                    && matches!(
+                        pop.word(i + 1),
+                        Some("adults" | "adult" | "patients" | "subjects" | "people" | "persons")
+                    )
+            }) {
                 claimed_ages.extend(age_groups(["elderly"]));
             }
             // the ages of the number's own sentence, else of the whole quote
