@@ -61,7 +61,7 @@ pub async fn context(
 ) -> Result<SessionContext, Error> {
     // information_schema gives `SHOW TABLES`, `SHOW COLUMNS FROM t` and
     // `SELECT … FROM information_schema.columns`, as in datafusion-cli
-    let config = datafusion::prelude::SessionConfig::new().with_information_schema(true);
+    let config = crate::config::sql_session()?.with_information_schema(true);
     // Operators that track memory (sorts, joins, aggregates) fail cleanly past the limit;
     // `execute` holds the collected result to the same limit.
     let limit = crate::config::sql_memory_limit()?;
