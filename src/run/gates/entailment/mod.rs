@@ -443,6 +443,44 @@ const ANALYSIS_SET: &[&str] = &[
     "dosed",
 ];
 
+/// The bounds a text sets, each a number with its side (true: at or above it): "≥ 5%",
+/// "at least 5%", "65 years and older" are above; "< 5%", "less than 30 kg" below.
+fn bounds(s: &str) -> Vec<(String, bool)> {
+    let t = Text::new(s);
+    let w = |i: usize| t.word(i).unwrap_or("");
+    let mut out = Vec::new();
+    for i in 0..t.tokens.len() {
+        if t.tokens[i].kind != Kind::Number {
+            continue;
+        }
+        let sym = i.checked_sub(1).map_or("", |k| t.tokens[k].text);
+        let before = |a: &str, b: &str| i >= 2 && w(i - 2) == a && w(i - 1) == b;
+        // past the number's unit ("5 %", "65 years of age")
+        let mut k = i + 1;
+        while k < t.tokens.len() && k <= i + 4 && !matches!(w(k), "or" | "and") {
+            k += 1;
+        }
+        let after = |b: &[&str]| matches!(w(k), "or" | "and") && b.contains(&w(k + 1));
+        let high = matches!(sym, "≥" | ">" | ">=" | "≧")
+            || before("at", "least")
+            || before("more", "than")
+            || before("greater", "than")
+            || matches!(w(i.wrapping_sub(1)), "over" | "above")
+            || after(&["more", "greater", "older", "above", "over", "higher"]);
+        let low = matches!(sym, "≤" | "<" | "<=" | "≦")
+            || before("less", "than")
+            || before("fewer", "than")
+            || before("at", "most")
+            || before("up", "to")
+            || matches!(w(i.wrapping_sub(1)), "under" | "below")
+            || after(&["less", "fewer", "younger", "below", "under", "lower"]);
+        if high != low {
+            out.push((t.tokens[i].lower.clone(), high));
+        }
+    }
+    out
+}
+
 /// A posted class or group title that names an analysis ("analysis 1"), not a group.
 fn analysis_label(s: &str) -> bool {
     let w = words(s);
@@ -693,6 +731,9 @@ fn outcome_endpoint(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entail
         "{endpoint} {}",
         c.population.as_deref().unwrap_or("")
     ));
+    // an outcome is told from the others by the claim's endpoint alone: a population
+    // "with abnormal glucose tolerance" names no "Glucose Tolerance" outcome
+    let said_endpoint = distinctive(endpoint);
     // the outcomes of the record, then the classes of the outcome (JSON, legacy XML):
     // (list prefix, the segment that ends an item's number, title suffix, words needed)
     let levels: [(&str, &str, &str, usize); 4] = [
@@ -709,7 +750,8 @@ fn outcome_endpoint(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entail
         let Some(own) = place[list.len()..].split(end).next() else {
             continue;
         };
-        if let Some(v) = apart_from(r, list, own, title_tail, &said, needed) {
+        let said = if needed >= 2 { &said_endpoint } else { &said };
+        if let Some(v) = apart_from(r, list, own, title_tail, said, needed) {
             return Some(v);
         }
     }
@@ -1260,6 +1302,68 @@ fn posted_unit(r: &EvidenceRecord, place: &str) -> Option<String> {
         .map(|i| r.field_text(i).trim().to_string())
 }
 
+/// A posted change from baseline has its sign: +0.075 is a rise, and a claim that the
+/// measure fell (or rose, for -0.9) says the opposite. Outcomes that count a fall as
+/// positive ("reduction", "decrease", "improvement") are left alone.
+fn posted_sign(c: &Claim, r: &EvidenceRecord, place: &str, quote: &str) -> Option<Entailment> {
+    if !(place.contains("/measurements/") || place.contains("/measurement[")) {
+        return None;
+    }
+    let title = if let Some(i) = place.find("/outcomeMeasures/") {
+        let n = place[i + "/outcomeMeasures/".len()..].split('/').next()?;
+        format!("{}/outcomeMeasures/{n}/title", &place[..i])
+    } else {
+        let i = place.find("/outcome[")?;
+        let end = place[i + 1..].find(']')? + i + 2;
+        format!("{}/title[1]", &place[..end])
+    };
+    let title = words(r.field_text(r.locators.iter().position(|l| *l == title)?));
+    let counts_falls = title.iter().any(|w| {
+        w.starts_with("reduc")
+            || w.starts_with("decrease")
+            || w.starts_with("improve")
+            || w == "fall"
+    });
+    if !title.iter().any(|w| w == "change") || counts_falls {
+        return None;
+    }
+    let n = quote.trim();
+    let value = n.parse::<f64>().ok()?;
+    if value == 0.0 {
+        return None;
+    }
+    // "improved" and "worsened" say better or worse, not up or down (a lower score can
+    // be the better one)
+    let vw: Vec<String> = words(&c.value)
+        .into_iter()
+        .filter(|w| !w.starts_with("improv") && !w.starts_with("wors"))
+        .collect();
+    let (up, down) = (
+        vw.iter()
+            .any(|w| UP.contains(&w.as_str()) || matches!(w.as_str(), "rose" | "rise" | "rises")),
+        vw.iter().any(|w| {
+            DOWN.contains(&w.as_str())
+                || matches!(w.as_str(), "fell" | "fall" | "falls" | "dropped")
+        }),
+    );
+    let said_negative = c
+        .value
+        .contains(&format!("-{}", n.trim_start_matches(['-', '+'])))
+        || c.value
+            .contains(&format!("−{}", n.trim_start_matches(['-', '+'])));
+    let wrong = (value > 0.0 && down && !up && !said_negative) || (value < 0.0 && up && !down);
+    wrong.then(|| {
+        Entailment::Fails(
+            Rule::Direction,
+            format!(
+                "the record's change from baseline is {n}, a {}, and the claim says it {}",
+                if value > 0.0 { "rise" } else { "fall" },
+                if value > 0.0 { "fell" } else { "rose" }
+            ),
+        )
+    })
+}
+
 /// The fields of the record that hold `quote`, the one the quote gate found first.
 fn fields_holding(r: &EvidenceRecord, quote: &str, found: usize) -> Vec<usize> {
     let mut out = vec![found];
@@ -1491,6 +1595,9 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
     }
     // a comparison the value makes at a posted number is read against the other group's
     if let Some(v) = posted_comparison(c, r, &place) {
+        return v;
+    }
+    if bare && let Some(v) = posted_sign(c, r, &place, quote) {
         return v;
     }
     // a posted number no cell was read from still belongs to the group beside it, and is
@@ -2047,6 +2154,24 @@ fn structured_one(
                     .map(|x| x.lower.clone())
                     .collect::<Vec<_>>()
             };
+            // a bound on the other side of the class's own ("at least 5%" against "< 5%")
+            let (mine, theirs) = (
+                bounds(c.population.as_deref().unwrap_or("")),
+                bounds(&cell.population),
+            );
+            if let Some((n, _)) = mine
+                .iter()
+                .find(|(n, high)| theirs.iter().any(|(m, h)| m == n && h != high))
+            {
+                return Entailment::Fails(
+                    Rule::Population,
+                    format!(
+                        "the record gives this number for the class {:?}, on the other side of {n} from {:?}",
+                        cell.population,
+                        c.population.as_deref().unwrap_or("")
+                    ),
+                );
+            }
             let claimed = terms(c.population.as_deref().unwrap_or(""));
             let holds = |title: &str| {
                 let t = terms(title);
