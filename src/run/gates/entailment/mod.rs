@@ -453,7 +453,14 @@ fn bounds(s: &str) -> Vec<(String, bool)> {
         if t.tokens[i].kind != Kind::Number {
             continue;
         }
-        let sym = i.checked_sub(1).map_or("", |k| t.tokens[k].text);
+        // ">=" may come as two symbols
+        let sym = match i.checked_sub(1).map(|k| t.tokens[k].text) {
+            Some("=") if i >= 2 && matches!(t.tokens[i - 2].text, ">" | "<") => {
+                t.tokens[i - 2].text
+            }
+            Some(x) => x,
+            None => "",
+        };
         let before = |a: &str, b: &str| i >= 2 && w(i - 2) == a && w(i - 1) == b;
         // past the number's unit ("5 %", "65 years of age")
         let mut k = i + 1;
@@ -1556,7 +1563,22 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
                 .map(|t| t.text)
                 .unwrap_or("")
         };
-        let at = occurrences(r, n);
+        let mut at = occurrences(r, n);
+        // an identifier or date is one value wherever it is written: read at a place that
+        // feeds the field ("20-0006", the org study id, also named in the description)
+        if several && at.len() > 1 {
+            let fam = r.family.as_str();
+            let fits = |i: &usize| {
+                cx.fitness
+                    .check(&c.field, fam, &r.locators[*i], |k| {
+                        sibling(r, &r.locators[*i], k)
+                    })
+                    .is_ok()
+            };
+            if let Some(&i) = at.iter().find(|i| fits(i)) {
+                at = vec![i];
+            }
+        }
         if at.len() > 1 {
             return Entailment::Fails(
                 Rule::BareNumber,
@@ -2235,7 +2257,13 @@ fn structured_one(
                         }
                     })
             };
-            if !want.iter().any(|w| have.contains(w)) && !study_population {
+            // or by its bounds, all of them the record's ("weighing 3 to <12 kg" for "RDV,
+            // Cohort 4: … Weight 3 kg to < 12 kg")
+            let by_bounds = {
+                let have = bounds(&format!("{} {}", cell.population, cell.arm));
+                !mine.is_empty() && mine.iter().all(|b| have.contains(b))
+            };
+            if !want.iter().any(|w| have.contains(w)) && !study_population && !by_bounds {
                 return Entailment::Fails(
                     Rule::Population,
                     format!(

@@ -1444,3 +1444,44 @@ fn significance_at_a_p_above_the_threshold_and_an_en_dash_minus_are_read() {
         text::not_significant_for_tests("no significant reduction (p=0.247)", "=0.247").is_none()
     );
 }
+
+#[test]
+fn short_group_names_and_bounds_are_read() {
+    assert!(abbreviates("rdv", "remdesivir"));
+    assert!(abbreviates("czp", "certolizumabpegol"));
+    assert!(!abbreviates("pbo", "remdesivir"));
+    assert!(
+        !abbreviates("rd", "rd"),
+        "a word is no abbreviation of itself"
+    );
+    let b = |s: &str| bounds(s);
+    assert_eq!(b("PD-L1 expression >= 5%"), [("5".to_string(), true)]);
+    assert_eq!(
+        b("patients with PD-L1 expression of at least 5%"),
+        [("5".to_string(), true)]
+    );
+    assert_eq!(
+        b("PD-L1 expression < 5% (n=75,69)"),
+        [("5".to_string(), false)]
+    );
+    assert_eq!(
+        b("patients 65 years of age and older"),
+        [("65".to_string(), true)]
+    );
+    assert_eq!(b("weighing 3 to <12 kg"), [("12".to_string(), false)]);
+}
+
+#[test]
+fn a_statement_without_numbers_is_still_about_its_ages() {
+    let q = "Decreased appetite was reported in 39% of children ages 6 to 12 years.";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Decreased appetite was reported",
+        q,
+    );
+    c.population = Some("adults with insomnia".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population));
+    c.population = Some("children 6 to 12 years".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+}

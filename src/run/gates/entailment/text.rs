@@ -704,6 +704,28 @@ pub(super) fn text(
         .filter(|&k| vt.tokens[k].kind == Kind::Number)
         .collect();
     if nums.is_empty() {
+        // a statement without numbers still speaks of someone: a quote about children
+        // only is no statement about adults
+        if let Some(p) = c.population.as_deref() {
+            let pt = Text::new(p);
+            let (claimed, quoted) = (
+                ages_in(&pt, 0..pt.tokens.len()),
+                ages_in(t, 0..t.tokens.len()),
+            );
+            if !claimed.is_empty()
+                && !quoted.is_empty()
+                && !quoted.iter().any(|g| claimed.contains(g))
+            {
+                return Entailment::Fails(
+                    Rule::Population,
+                    format!(
+                        "the quote speaks of {}, and the claim is for {}",
+                        super::AGE_GROUPS[quoted[0]].0,
+                        super::AGE_GROUPS[claimed[0]].0
+                    ),
+                );
+            }
+        }
         return Entailment::Holds;
     }
     // a value that is a number with its unit, not a sentence or a name
