@@ -1371,6 +1371,88 @@ fn posted_sign(c: &Claim, r: &EvidenceRecord, place: &str, quote: &str) -> Optio
     })
 }
 
+/// A ratio of rates for the time to a good event (recovery, discharge, improvement):
+/// above 1 the treated group gets there faster. A claim that the drug prolonged the
+/// time, or that the ratio favours the comparator, says the opposite (and the reverse
+/// below 1).
+fn time_ratio_direction(
+    c: &Claim,
+    r: &EvidenceRecord,
+    place: &str,
+    quote: &str,
+) -> Option<Entailment> {
+    if !(place.ends_with("/paramValue") || place.contains("/param_value[")) {
+        return None;
+    }
+    let ratio: f64 = quote.trim().parse().ok()?;
+    if ratio == 1.0 || ratio <= 0.0 {
+        return None;
+    }
+    let title = if let Some(i) = place.find("/outcomeMeasures/") {
+        let n = place[i + "/outcomeMeasures/".len()..].split('/').next()?;
+        format!("{}/outcomeMeasures/{n}/title", &place[..i])
+    } else {
+        let i = place.find("/outcome[")?;
+        let end = place[i + 1..].find(']')? + i + 2;
+        format!("{}/title[1]", &place[..end])
+    };
+    let tw = words(r.field_text(r.locators.iter().position(|l| *l == title)?));
+    let time_to_good = tw.windows(2).any(|p| p[0] == "time" && p[1] == "to")
+        && tw.iter().any(|w| {
+            w.starts_with("recover")
+                || w.starts_with("discharge")
+                || w.starts_with("improve")
+                || w.starts_with("resolution")
+        })
+        && !tw.iter().any(|w| {
+            w.starts_with("death") || w.starts_with("progress") || w.starts_with("worsen")
+        });
+    if !time_to_good {
+        return None;
+    }
+    let vw = words(&c.value);
+    let slower = vw.iter().any(|w| {
+        w.starts_with("prolong") || matches!(w.as_str(), "longer" | "slower" | "delayed" | "delay")
+    });
+    let faster = vw.iter().any(|w| {
+        w.starts_with("accelerat")
+            || w.starts_with("shorten")
+            || matches!(w.as_str(), "faster" | "shorter" | "quicker")
+    });
+    // "favoring placebo": the side a claim gives the ratio to
+    let favours_comparator = vw
+        .windows(2)
+        .any(|p| (p[0].starts_with("favo")) && COMPARATORS.contains(&p[1].as_str()));
+    let says_drug_slower = (slower && !faster) || favours_comparator;
+    let says_drug_faster = faster && !slower && !favours_comparator;
+    let wrong = (ratio > 1.0 && says_drug_slower) || (ratio < 1.0 && says_drug_faster);
+    wrong.then(|| {
+        Entailment::Fails(
+            Rule::Direction,
+            format!(
+                "a rate ratio of {ratio} for the time to a good event means the treated group got there {}, not {}",
+                if ratio > 1.0 { "faster" } else { "slower" },
+                if ratio > 1.0 { "slower" } else { "faster" }
+            ),
+        )
+    })
+}
+
+/// The p-value of the posted analysis a place is in (JSON `…/analyses/N/pValue`, XML
+/// `…/analysis[N]/p_value[1]`).
+fn analysis_p_value(r: &EvidenceRecord, place: &str) -> Option<String> {
+    let want = if let Some(i) = place.find("/analyses/") {
+        let n = place[i + "/analyses/".len()..].split('/').next()?;
+        format!("{}/analyses/{n}/pValue", &place[..i])
+    } else {
+        let i = place.find("/analysis[")?;
+        let end = place[i + 1..].find(']')? + i + 2;
+        format!("{}/p_value[1]", &place[..end])
+    };
+    let i = r.locators.iter().position(|l| *l == want)?;
+    Some(r.field_text(i).trim().to_string())
+}
+
 /// The fields of the record that hold `quote`, the one the quote gate found first.
 fn fields_holding(r: &EvidenceRecord, quote: &str, found: usize) -> Vec<usize> {
     let mut out = vec![found];
@@ -1621,6 +1703,15 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
     }
     if bare && let Some(v) = posted_sign(c, r, &place, quote) {
         return v;
+    }
+    if let Some(v) = time_ratio_direction(c, r, &place, quote) {
+        return v;
+    }
+    // a significance claimed at a posted analysis is read against its p-value
+    if let Some(p) = analysis_p_value(r, &place)
+        && let Some(why) = text::not_significant_at(&c.value, &p)
+    {
+        return Entailment::Fails(Rule::Direction, why);
     }
     // a posted number no cell was read from still belongs to the group beside it, and is
     // in its outcome's unit (the cells carry both for the numbers they were read from)

@@ -234,6 +234,20 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             "-2.60",
         ),
         (
+            "/resultsSection/outcomeMeasuresModule/outcomeMeasures/2/title".to_string(),
+            "Time to Recovery",
+        ),
+        (
+            "/resultsSection/outcomeMeasuresModule/outcomeMeasures/2/analyses/0/paramValue"
+                .to_string(),
+            "1.29",
+        ),
+        (
+            "/resultsSection/outcomeMeasuresModule/outcomeMeasures/2/analyses/0/pValue"
+                .to_string(),
+            "0.247",
+        ),
+        (
             "/protocolSection/armsInterventionsModule/armGroups/0/label".to_string(),
             "Trametinib, Cohort 1: Age 12 to < 18 Years",
         ),
@@ -1484,4 +1498,21 @@ fn a_statement_without_numbers_is_still_about_its_ages() {
     assert_eq!(rule(&judge(&c)), Some(Rule::Population));
     c.population = Some("children 6 to 12 years".into());
     assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+}
+
+#[test]
+fn a_posted_analysis_gives_its_ratio_a_direction_and_its_p_value_a_significance() {
+    let a = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/2/analyses/0/paramValue";
+    let mut c = claim(
+        "trametinib",
+        "efficacy.effect_estimate",
+        "Trametinib prolonged the time to recovery (rate ratio 1.29)",
+        "1.29",
+    );
+    c.locator = Some(a.into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Direction), "above 1 is faster");
+    c.value = "Trametinib significantly shortened the time to recovery (rate ratio 1.29)".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Direction), "p = 0.247");
+    c.value = "Trametinib shortened the time to recovery (rate ratio 1.29)".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Direction));
 }

@@ -2379,6 +2379,15 @@ const EXISTENCE: &[&str] = &[
     "shown",
 ];
 
+/// [`not_significant`] against a posted analysis's p-value ("0.247", "<0.001").
+pub(super) fn not_significant_at(value: &str, p: &str) -> Option<String> {
+    let p = p.trim();
+    if p.starts_with('<') || p.starts_with('≤') {
+        return None;
+    }
+    not_significant(value, &format!("={}", p.trim_start_matches('=')))
+}
+
 /// A claim of significance at a p-value above 0.05 ("significantly reduced … (p=0.247)"),
 /// the p-value read in the value, else in the quote.
 fn not_significant(value: &str, quote: &str) -> Option<String> {
