@@ -1309,6 +1309,80 @@ fn posted_unit(r: &EvidenceRecord, place: &str) -> Option<String> {
         .map(|i| r.field_text(i).trim().to_string())
 }
 
+/// A posted adverse-event count is its own event's ("Headache"): a claim that names
+/// another event of the table ("Tremor") and not this one is another row's.
+fn event_term(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
+    // (the list's prefix, the item's own prefix, the term's key)
+    let (list, item, key) = if let Some(i) = place.find("Events/") {
+        let n = place[i + "Events/".len()..].split('/').next()?;
+        let list = &place[..i + "Events/".len()];
+        (list.to_string(), format!("{list}{n}"), "/term")
+    } else if let Some(i) = place.find("/event[") {
+        let end = place[i + 1..].find(']')? + i + 2;
+        let list = &place[..place.find("_events[")?];
+        (list.to_string(), place[..end].to_string(), "/sub_title[1]")
+    } else {
+        return None;
+    };
+    let said = words(&format!(
+        "{} {}",
+        c.value,
+        c.endpoint.as_deref().unwrap_or("")
+    ));
+    let named = |term: &str| {
+        let t: Vec<String> = distinctive(term)
+            .into_iter()
+            .filter(|w| w.len() >= 4)
+            .collect();
+        !t.is_empty() && t.iter().all(|w| said.contains(w))
+    };
+    let own_at = format!("{item}{key}");
+    let own = r.field_text(r.locators.iter().position(|l| *l == own_at)?);
+    if named(own)
+        || distinctive(own)
+            .iter()
+            .any(|w| w.len() >= 4 && said.contains(w))
+    {
+        return None;
+    }
+    let other = r
+        .locators
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with(&list) && l.ends_with(key) && **l != own_at)
+        .map(|(i, _)| r.field_text(i))
+        .find(|t| named(t))?;
+    Some(Entailment::Fails(
+        Rule::Endpoint,
+        format!("the record gives this count for {own:?}, not for {other:?}"),
+    ))
+}
+
+/// A posted number's class sets a bound ("PD-L1 expression < 5%"): a claimed population
+/// on the other side of it ("PD-L1 >= 5%") is another class's.
+fn posted_class_bounds(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
+    let want = if let Some(i) = place.find("/classes/") {
+        let n = place[i + "/classes/".len()..].split('/').next()?;
+        format!("{}/classes/{n}/title", &place[..i])
+    } else {
+        let i = place.find("/class[")?;
+        let end = place[i + 1..].find(']')? + i + 2;
+        format!("{}/title[1]", &place[..end])
+    };
+    let title = r.field_text(r.locators.iter().position(|l| *l == want)?);
+    let (mine, theirs) = (bounds(c.population.as_deref().unwrap_or("")), bounds(title));
+    let (n, _) = mine
+        .iter()
+        .find(|(n, high)| theirs.iter().any(|(m, h)| m == n && h != high))?;
+    Some(Entailment::Fails(
+        Rule::Population,
+        format!(
+            "the record gives this number for the class {title:?}, on the other side of {n} from {:?}",
+            c.population.as_deref().unwrap_or("")
+        ),
+    ))
+}
+
 /// A posted change from baseline has its sign: +0.075 is a rise, and a claim that the
 /// measure fell (or rose, for -0.9) says the opposite. Outcomes that count a fall as
 /// positive ("reduction", "decrease", "improvement") are left alone.
@@ -1704,6 +1778,12 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
     if bare && let Some(v) = posted_sign(c, r, &place, quote) {
         return v;
     }
+    if bare && let Some(v) = posted_class_bounds(c, r, &place) {
+        return v;
+    }
+    if let Some(v) = event_term(c, r, &place) {
+        return v;
+    }
     if let Some(v) = time_ratio_direction(c, r, &place, quote) {
         return v;
     }
@@ -1860,8 +1940,11 @@ fn names_group(claim_words: &[String], title: &str) -> bool {
     let t = distinctive(title);
     claim_words.iter().any(|w| t.contains(w))
         || t.iter().any(|a| {
-            // of a word, or of the name the words make ("CZP": certolizumab pegol)
-            claim_words.iter().any(|w| abbreviates(a, w))
+            // of a word, or of the name the words make ("CZP": certolizumab pegol), either
+            // way ("LEN" in the claim for "Lenalidomide")
+            claim_words
+                .iter()
+                .any(|w| abbreviates(a, w) || abbreviates(w, a))
                 || claim_words
                     .windows(2)
                     .any(|p| abbreviates(a, &format!("{}{}", p[0], p[1])))

@@ -154,6 +154,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             ),
             ("/openfda/product_ndc/0", "0002-1506"),
             (
+                "/pregnancy/0",
+                "Administration of tirzepatide to pregnant rats resulted in adverse effects on offspring development at high doses; however, teratogenicity was not observed.",
+            ),
+            (
                 "/clinical_studies/3",
                 "At 24 weeks, the proportions of patients achieving PASI 75 or PASI 90 were 59% and 42% respectively, in the tirzepatide group (N=69), compared to 1% and 0% respectively, in the placebo group (N=69).",
             ),
@@ -187,6 +191,9 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         (f("/eventGroups/1/id"), "EG001"),
         (f("/eventGroups/1/title"), "Trametinib 2 mg qw"),
         (f("/otherEvents/0/term"), "Rash"),
+        (f("/otherEvents/1/term"), "Tremor"),
+        (f("/otherEvents/1/stats/0/groupId"), "EG001"),
+        (f("/otherEvents/1/stats/0/numAffected"), "28"),
         (
             "/protocolSection/identificationModule/secondaryIdInfos/0/id".to_string(),
             "2020-001803-17",
@@ -1515,4 +1522,38 @@ fn a_posted_analysis_gives_its_ratio_a_direction_and_its_p_value_a_significance(
     assert_eq!(rule(&judge(&c)), Some(Rule::Direction), "p = 0.247");
     c.value = "Trametinib shortened the time to recovery (rate ratio 1.29)".into();
     assert_ne!(rule(&judge(&c)), Some(Rule::Direction));
+}
+
+#[test]
+fn a_posted_count_is_its_own_events_and_a_word_said_only_to_deny_it_is_denied() {
+    let ae = "/resultsSection/adverseEventsModule/otherEvents/0/stats/1/numAffected";
+    let mut c = claim(
+        "trametinib",
+        "safety.common_adverse_reactions",
+        "Tremor in 37 participants",
+        "37",
+    );
+    c.locator = Some(ae.into());
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Endpoint),
+        "37 is the rash count"
+    );
+    c.value = "Rash in 37 participants".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Endpoint));
+    let q = "Administration of tirzepatide to pregnant rats resulted in adverse effects on offspring development at high doses; however, teratogenicity was not observed.";
+    let c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Teratogenic in rats at high doses",
+        q,
+    );
+    assert!(text::direction(&c, &Text::new(q), None).is_some());
+    let c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Adverse effects on offspring development in rats",
+        q,
+    );
+    assert!(text::direction(&c, &Text::new(q), None).is_none());
 }

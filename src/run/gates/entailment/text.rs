@@ -2569,6 +2569,48 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
     {
         return Some("the claim negates what the quote states".into());
     }
+    // a word of the claim that the quote says only under a negation ("however,
+    // teratogenicity was not observed" for "teratogenic in rats")
+    if !v_any_neg {
+        let all_q: Vec<String> = qt.tokens.iter().map(|x| x.lower.clone()).collect();
+        let meets = |a: &str, b: &str| {
+            stem(a) == stem(b) || {
+                let common = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+                common >= 8
+            }
+        };
+        let denied = |i: usize| {
+            negated_at(&all_q, i)
+                || all_q[i + 1..(i + 5).min(all_q.len())]
+                    .iter()
+                    .skip_while(|x| {
+                        matches!(
+                            x.as_str(),
+                            "was"
+                                | "were"
+                                | "is"
+                                | "are"
+                                | "has"
+                                | "have"
+                                | "been"
+                                | "did"
+                                | "does"
+                                | "do"
+                        )
+                    })
+                    .take(1)
+                    .any(|x| matches!(x.as_str(), "not" | "n't" | "never"))
+        };
+        for w in content.iter().filter(|w| w.len() >= 6 && !drug_like(w)) {
+            let at: Vec<usize> = (0..all_q.len()).filter(|&i| meets(&all_q[i], w)).collect();
+            if !at.is_empty() && at.iter().all(|&i| denied(i)) {
+                return Some(format!(
+                    "the quote says {:?} only to deny it",
+                    qt.tokens[at[0]].text
+                ));
+            }
+        }
+    }
     // "no (overall) difference", "did not differ": the quote finds none
     let none_found = |ws: &[String]| {
         ws.iter().enumerate().any(|(i, w)| {
