@@ -797,7 +797,12 @@ fn apart_from(
             .iter()
             .filter(|w| w.len() >= 3 && !mine.contains(w))
             .collect();
-        *j != own && !ours.is_empty() && hits(&ours) == 0 && hits(&apart) >= needed
+        // a one-word title ("Candidiasis") is named by its word
+        *j != own
+            && !ours.is_empty()
+            && hits(&ours) == 0
+            && !apart.is_empty()
+            && hits(&apart) >= needed.min(apart.len())
     })?;
     Some(Entailment::Fails(
         Rule::Endpoint,
@@ -2017,10 +2022,15 @@ fn structured(
         .tokens
         .iter()
         .all(|x| x.kind != Kind::Word || tables::is_unit_word(&x.lower));
+    // (a section's own field at a place the fitness table lets feed it, as a serious
+    // adverse events outcome for safety.serious_ae_affected, is not another field's)
+    let section = |f: &str| f.split('.').next().unwrap_or("").to_string();
     if same_field.is_empty()
         && numeric
         && arm_level(&c.field)
-        && let Some(other) = cells.iter().find(|x| arm_level(&x.field))
+        && let Some(other) = cells
+            .iter()
+            .find(|x| arm_level(&x.field) && section(&x.field) == section(&c.field))
     {
         return Entailment::Fails(
             Rule::Field,

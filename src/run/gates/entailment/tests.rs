@@ -154,6 +154,14 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             ),
             ("/openfda/product_ndc/0", "0002-1506"),
             (
+                "/geriatric_use/1",
+                "Of these 18 patients, 14 (78%) were receiving tirzepatide doses >10 mg.",
+            ),
+            (
+                "/clinical_studies/5",
+                "Patients were randomized to receive either 160 mg tirzepatide at Week 0 and 80 mg at Week 2, or placebo at Weeks 0 and 2.",
+            ),
+            (
                 "/pregnancy/0",
                 "Administration of tirzepatide to pregnant rats resulted in adverse effects on offspring development at high doses; however, teratogenicity was not observed.",
             ),
@@ -1556,4 +1564,29 @@ fn a_posted_count_is_its_own_events_and_a_word_said_only_to_deny_it_is_denied() 
         q,
     );
     assert!(text::direction(&c, &Text::new(q), None).is_none());
+}
+
+#[test]
+fn a_bound_keeps_its_side_and_a_dose_given_once_is_no_regimen() {
+    let q = "Of these 18 patients, 14 (78%) were receiving tirzepatide doses >10 mg.";
+    let c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "14 (78%) were on doses of 10 mg or less",
+        q,
+    );
+    assert_eq!(rule(&judge(&c)), Some(Rule::Direction));
+    let c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "14 (78%) were on doses above 10 mg",
+        q,
+    );
+    assert_ne!(rule(&judge(&c)), Some(Rule::Direction));
+    let q = "Patients were randomized to receive either 160 mg tirzepatide at Week 0 and 80 mg at Week 2, or placebo at Weeks 0 and 2.";
+    let mut c = claim("tirzepatide", "identity.dose", "80 mg every other week", q);
+    c.arm = Some("tirzepatide".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Dose), "80 mg once, at Week 2");
+    c.value = "80 mg at Week 2".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Dose));
 }

@@ -700,6 +700,21 @@ pub(super) fn text(
     if let Some(why) = comparative(c, t, scope, cx) {
         return Entailment::Fails(Rule::Direction, why);
     }
+    // a bound on the other side of the quote's: "doses >10 mg" is not "10 mg or less"
+    let quote_text = c.quote.as_deref().unwrap_or("");
+    let (vb, qb) = (super::bounds(&c.value), super::bounds(quote_text));
+    if let Some((n, high)) = vb.iter().find(|(n, h)| {
+        qb.iter().any(|(m, g)| m == n && g != h) && !qb.iter().any(|(m, g)| m == n && g == h)
+    }) {
+        return Entailment::Fails(
+            Rule::Direction,
+            format!(
+                "the quote bounds {n} from {}, and the claim from {}",
+                if *high { "below" } else { "above" },
+                if *high { "above" } else { "below" }
+            ),
+        );
+    }
     let nums: Vec<usize> = (0..vt.tokens.len())
         .filter(|&k| vt.tokens[k].kind == Kind::Number)
         .collect();
@@ -1285,7 +1300,52 @@ impl Binding<'_, '_> {
                 let have = regimen_of(t, at, clause.clone())
                     .or_else(|| around.clone().and_then(|o| regimen_of(t, at, o)))
                     .or_else(|| regimen_of(t, at, at..t.tokens.len()));
-                // the quote gives regimens, each bound to another dose: none is this one's
+                // the quote gives regimens, each bound to another dose: none is this one's;
+                // or it gives this dose once ("80 mg at Week 2")
+                let repeats = (clause.start..clause.end).any(|k| {
+                    matches!(
+                        t.word(k),
+                        Some(
+                            "every"
+                                | "weekly"
+                                | "daily"
+                                | "monthly"
+                                | "eow"
+                                | "ew"
+                                | "biweekly"
+                                | "twice"
+                                | "thereafter"
+                                | "maintenance"
+                        )
+                    ) || t.word(k).is_some_and(|w| {
+                        w.starts_with('q')
+                            && w.len() <= 4
+                            && w[1..]
+                                .chars()
+                                .next()
+                                .is_some_and(|c| c.is_ascii_digit() || c == 'w' || c == 'd')
+                    })
+                });
+                let once = !repeats
+                    && (clause.start..clause.end.saturating_sub(2)).any(|k| {
+                        matches!(t.word(k), Some("at" | "on"))
+                            && matches!(t.word(k + 1), Some("week" | "day" | "month"))
+                            && t.tokens[k + 2].kind == Kind::Number
+                            && !matches!(
+                                k.checked_sub(1).and_then(|j| t.word(j)),
+                                Some("beginning" | "starting" | "from" | "commencing")
+                            )
+                    });
+                if once && have.is_none() {
+                    return Entailment::Fails(
+                        Rule::Dose,
+                        format!(
+                            "in the quote {n} is given once ({:?}), not {}",
+                            self.clause_text(&clause),
+                            regimen_words(want)
+                        ),
+                    );
+                }
                 if have.is_none() && !regimens(t, 0..t.tokens.len()).is_empty() {
                     return Entailment::Fails(
                         Rule::Dose,
