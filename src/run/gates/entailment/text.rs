@@ -702,7 +702,12 @@ pub(super) fn text(
     }
     // a bound on the other side of the quote's: "doses >10 mg" is not "10 mg or less"
     let quote_text = c.quote.as_deref().unwrap_or("");
-    let (vb, qb) = (super::bounds(&c.value), super::bounds(quote_text));
+    let vb = super::bounds(&c.value);
+    let qb = if vb.is_empty() {
+        Vec::new()
+    } else {
+        super::bounds(quote_text)
+    };
     if let Some((n, high)) = vb.iter().find(|(n, h)| {
         qb.iter().any(|(m, g)| m == n && g != h) && !qb.iter().any(|(m, g)| m == n && g == h)
     }) {
@@ -1113,10 +1118,14 @@ impl Binding<'_, '_> {
             // of two sides ("HUMIRA vs control") keeps its sides apart
             let arm_sides: Vec<Vec<String>> = {
                 let a = c.arm.as_deref().unwrap_or("").to_lowercase();
-                let parts: Vec<&str> = a.split(" versus ").flat_map(|p| p.split(" vs")).collect();
+                let parts: Vec<&str> = if a.contains(" vs") || a.contains(" versus ") {
+                    a.split(" versus ").flat_map(|p| p.split(" vs")).collect()
+                } else {
+                    Vec::new()
+                };
                 // only when the value itself gives a number to each side ("1 lymphoma
                 // among HUMIRA-treated patients versus 2 among control-treated")
-                let vt = Text::new(&c.value);
+                let vt = Text::new(if parts.len() == 2 { &c.value } else { "" });
                 let split = (0..vt.tokens.len()).find(|&i| {
                     matches!(vt.word(i), Some("versus" | "vs" | "than"))
                         || (vt.word(i) == Some("compared")
@@ -1847,11 +1856,24 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
     if length || t.is_time_number(at) {
         return None;
     }
+    // (the claim's own words are read only when the quote gives a reason to)
+    let sent = sentence(t, at);
+    let opener = t.word(sent.start) == Some("in")
+        && matches!(t.word(sent.start + 1), Some("a" | "the"))
+        && matches!(
+            t.word(sent.start + 2),
+            Some("subgroup" | "subset" | "subpopulation")
+        );
+    let bound = age_bound_after(t, anchor(t, at));
+    let mine = stretch_subgroups(t, at);
+    if !opener && bound.is_none() && mine.is_empty() {
+        return None;
+    }
     let said = super::said(c);
     let st = Text::new(&said);
     // "519 patients 65 years of age and older, including 107 patients 75 years of age
     // and older": an age bound right after the number is whom it counts
-    if let Some(n) = age_bound_after(t, anchor(t, at)) {
+    if let Some(n) = bound {
         let claimed: Vec<&str> = (0..st.tokens.len())
             .filter(|&i| age_bound_at(&st, i))
             .map(|i| st.tokens[i].text)
@@ -1866,13 +1888,6 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
     }
     // "In a subgroup of 10,113 U.S. and Canadian HUMIRA-treated patients, the rate …": the
     // sentence says outright that its numbers are a subgroup's
-    let sent = sentence(t, at);
-    let opener = t.word(sent.start) == Some("in")
-        && matches!(t.word(sent.start + 1), Some("a" | "the"))
-        && matches!(
-            t.word(sent.start + 2),
-            Some("subgroup" | "subset" | "subpopulation")
-        );
     if opener {
         // up to the phrase's comma (not one inside "10,113")
         let end = (sent.start..at)
@@ -1913,7 +1928,6 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
             ));
         }
     }
-    let mine = stretch_subgroups(t, at);
     if mine.is_empty() {
         return None;
     }
