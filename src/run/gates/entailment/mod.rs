@@ -1363,6 +1363,23 @@ fn event_term(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> 
     ))
 }
 
+/// The population description of the posted outcome a place is in (JSON
+/// `…/outcomeMeasures/N/populationDescription`, XML `…/outcome[N]/population[1]`).
+fn outcome_population_text<'r>(r: &'r EvidenceRecord, place: &str) -> Option<&'r str> {
+    let want = if let Some(i) = place.find("/outcomeMeasures/") {
+        let n = place[i + "/outcomeMeasures/".len()..].split('/').next()?;
+        format!("{}/outcomeMeasures/{n}/populationDescription", &place[..i])
+    } else {
+        let i = place.find("/outcome[")?;
+        let end = place[i + 1..].find(']')? + i + 2;
+        format!("{}/population[1]", &place[..end])
+    };
+    r.locators
+        .iter()
+        .position(|l| *l == want)
+        .map(|i| r.field_text(i))
+}
+
 /// A posted number's class sets a bound ("PD-L1 expression < 5%"): a claimed population
 /// on the other side of it ("PD-L1 >= 5%") is another class's.
 fn posted_class_bounds(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
@@ -1842,7 +1859,14 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         );
     }
     let verdict = match cells {
-        Some(cells) => structured(c, cells, scope.expect("cells come from a scope"), r, cx),
+        Some(cells) => structured(
+            c,
+            cells,
+            scope.expect("cells come from a scope"),
+            r,
+            &place,
+            cx,
+        ),
         None if bare => {
             // a bare number at a text place is read in its field's text
             let field_text = r
@@ -2008,6 +2032,7 @@ fn structured(
     cells: &[Cell],
     scope: &Scope,
     r: &EvidenceRecord,
+    place: &str,
     cx: &Context<'_>,
 ) -> Entailment {
     let mine = Cell::of(c);
@@ -2048,7 +2073,7 @@ fn structured(
     let mut first_fail = None;
     let mut undecided = None;
     for cell in pool {
-        match structured_one(c, cell, scope, r, cx) {
+        match structured_one(c, cell, scope, r, place, cx) {
             Entailment::Holds => return Entailment::Holds,
             Entailment::Undecided(w) => {
                 undecided.get_or_insert(w);
@@ -2217,6 +2242,7 @@ fn structured_one(
     cell: &Cell,
     scope: &Scope,
     r: &EvidenceRecord,
+    place: &str,
     cx: &Context<'_>,
 ) -> Entailment {
     // arm
@@ -2418,7 +2444,15 @@ fn structured_one(
                 || named
                 || analysis_label(&cell.population);
             let study_population = whole_study && {
-                let (protocol, titles) = protocol_texts(r);
+                let (mut protocol, mut titles) = protocol_texts(r);
+                // and the analysis population of the number's own outcome ("Full analysis
+                // set participants who were in hematological complete remission …")
+                if let Some(p) = outcome_population_text(r, place) {
+                    let p = p.to_lowercase();
+                    protocol.push_str(&p);
+                    titles.push(' ');
+                    titles.push_str(&p);
+                }
                 // a subgroup word (prior therapy, an age group other than adults) must be
                 // in the study's titles or conditions; any other word anywhere in its
                 // protocol
