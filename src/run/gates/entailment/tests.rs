@@ -585,7 +585,7 @@ fn a_group_the_claims_endpoint_spells_out_is_no_other_arm() {
         unit: String::new(),
     };
     assert_ne!(
-        rule(&structured_one(&c, &window, scope, posted, &cx)),
+        rule(&structured_one(&c, &window, scope, posted, "", &cx)),
         Some(Rule::Arm)
     );
     // a comparator group stays another arm, whatever the endpoint says
@@ -595,7 +595,7 @@ fn a_group_the_claims_endpoint_spells_out_is_no_other_arm() {
         ..window
     };
     assert_eq!(
-        rule(&structured_one(&c, &placebo, scope, posted, &cx)),
+        rule(&structured_one(&c, &placebo, scope, posted, "", &cx)),
         Some(Rule::Arm)
     );
 }
@@ -748,7 +748,7 @@ fn a_study_wide_number_holds_for_the_study_population_as_the_record_names_it() {
     c.arm = Some("Trametinib 2 mg qw".into());
     c.endpoint = Some("Overall Survival".into());
     c.population = Some("hospitalized adults with metastatic melanoma".into());
-    let judged = |c: &Claim| rule(&structured_one(c, &cell, scope, posted, &cx));
+    let judged = |c: &Claim| rule(&structured_one(c, &cell, scope, posted, "", &cx));
     assert_ne!(judged(&c), Some(Rule::Population));
     // a subgroup, or a population the record never names, is not the study's
     c.population = Some("adults with prior TNF-blocker use".into());
