@@ -1291,6 +1291,29 @@ fn posted_comparison(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entai
     None
 }
 
+/// A field of the posted item a place is in: JSON `…{list}N/{json_key}` (`list` such as
+/// "/outcomeMeasures/", "/classes/", "/analyses/"), legacy XML `…{item}N]/{xml_key}`
+/// (`item` such as "/outcome[", "/class[", "/analysis[").
+fn posted_field<'r>(
+    r: &'r EvidenceRecord,
+    place: &str,
+    (list, json_key): (&str, &str),
+    (item, xml_key): (&str, &str),
+) -> Option<&'r str> {
+    let want = if let Some(i) = place.find(list) {
+        let n = place[i + list.len()..].split('/').next()?;
+        format!("{}{list}{n}/{json_key}", &place[..i])
+    } else {
+        let i = place.find(item)?;
+        let end = place[i + 1..].find(']')? + i + 2;
+        format!("{}/{xml_key}", &place[..end])
+    };
+    r.locators
+        .iter()
+        .position(|l| *l == want)
+        .map(|i| r.field_text(i))
+}
+
 /// The unit of the posted outcome a measurement belongs to (JSON `…/outcomeMeasures/N/
 /// unitOfMeasure`, XML `…/outcome[N]/measure[1]/units[1]`).
 fn posted_unit(r: &EvidenceRecord, place: &str) -> Option<String> {
@@ -1298,20 +1321,13 @@ fn posted_unit(r: &EvidenceRecord, place: &str) -> Option<String> {
     if !(place.contains("/measurements/") || place.contains("/measurement[")) {
         return None;
     }
-    let want = if let Some(i) = place.find("/outcomeMeasures/") {
-        let rest = &place[i + "/outcomeMeasures/".len()..];
-        let n = rest.split('/').next()?;
-        format!("{}/outcomeMeasures/{n}/unitOfMeasure", &place[..i])
-    } else if let Some(i) = place.find("/outcome[") {
-        let end = place[i + 1..].find(']')? + i + 2;
-        format!("{}/measure[1]/units[1]", &place[..end])
-    } else {
-        return None;
-    };
-    r.locators
-        .iter()
-        .position(|l| *l == want)
-        .map(|i| r.field_text(i).trim().to_string())
+    posted_field(
+        r,
+        place,
+        ("/outcomeMeasures/", "unitOfMeasure"),
+        ("/outcome[", "measure[1]/units[1]"),
+    )
+    .map(|u| u.trim().to_string())
 }
 
 /// A posted adverse-event count is its own event's ("Headache"): a claim that names
@@ -1366,32 +1382,18 @@ fn event_term(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> 
 /// The population description of the posted outcome a place is in (JSON
 /// `…/outcomeMeasures/N/populationDescription`, XML `…/outcome[N]/population[1]`).
 fn outcome_population_text<'r>(r: &'r EvidenceRecord, place: &str) -> Option<&'r str> {
-    let want = if let Some(i) = place.find("/outcomeMeasures/") {
-        let n = place[i + "/outcomeMeasures/".len()..].split('/').next()?;
-        format!("{}/outcomeMeasures/{n}/populationDescription", &place[..i])
-    } else {
-        let i = place.find("/outcome[")?;
-        let end = place[i + 1..].find(']')? + i + 2;
-        format!("{}/population[1]", &place[..end])
-    };
-    r.locators
-        .iter()
-        .position(|l| *l == want)
-        .map(|i| r.field_text(i))
+    posted_field(
+        r,
+        place,
+        ("/outcomeMeasures/", "populationDescription"),
+        ("/outcome[", "population[1]"),
+    )
 }
 
 /// A posted number's class sets a bound ("PD-L1 expression < 5%"): a claimed population
 /// on the other side of it ("PD-L1 >= 5%") is another class's.
 fn posted_class_bounds(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
-    let want = if let Some(i) = place.find("/classes/") {
-        let n = place[i + "/classes/".len()..].split('/').next()?;
-        format!("{}/classes/{n}/title", &place[..i])
-    } else {
-        let i = place.find("/class[")?;
-        let end = place[i + 1..].find(']')? + i + 2;
-        format!("{}/title[1]", &place[..end])
-    };
-    let title = r.field_text(r.locators.iter().position(|l| *l == want)?);
+    let title = posted_field(r, place, ("/classes/", "title"), ("/class[", "title[1]"))?;
     let (mine, theirs) = (bounds(c.population.as_deref().unwrap_or("")), bounds(title));
     let (n, _) = mine
         .iter()
@@ -1412,15 +1414,12 @@ fn posted_sign(c: &Claim, r: &EvidenceRecord, place: &str, quote: &str) -> Optio
     if !(place.contains("/measurements/") || place.contains("/measurement[")) {
         return None;
     }
-    let title = if let Some(i) = place.find("/outcomeMeasures/") {
-        let n = place[i + "/outcomeMeasures/".len()..].split('/').next()?;
-        format!("{}/outcomeMeasures/{n}/title", &place[..i])
-    } else {
-        let i = place.find("/outcome[")?;
-        let end = place[i + 1..].find(']')? + i + 2;
-        format!("{}/title[1]", &place[..end])
-    };
-    let title = words(r.field_text(r.locators.iter().position(|l| *l == title)?));
+    let title = words(posted_field(
+        r,
+        place,
+        ("/outcomeMeasures/", "title"),
+        ("/outcome[", "title[1]"),
+    )?);
     let counts_falls = title.iter().any(|w| {
         w.starts_with("reduc")
             || w.starts_with("decrease")
@@ -1484,15 +1483,12 @@ fn time_ratio_direction(
     if ratio == 1.0 || ratio <= 0.0 {
         return None;
     }
-    let title = if let Some(i) = place.find("/outcomeMeasures/") {
-        let n = place[i + "/outcomeMeasures/".len()..].split('/').next()?;
-        format!("{}/outcomeMeasures/{n}/title", &place[..i])
-    } else {
-        let i = place.find("/outcome[")?;
-        let end = place[i + 1..].find(']')? + i + 2;
-        format!("{}/title[1]", &place[..end])
-    };
-    let tw = words(r.field_text(r.locators.iter().position(|l| *l == title)?));
+    let tw = words(posted_field(
+        r,
+        place,
+        ("/outcomeMeasures/", "title"),
+        ("/outcome[", "title[1]"),
+    )?);
     let time_to_good = tw.windows(2).any(|p| p[0] == "time" && p[1] == "to")
         && tw.iter().any(|w| {
             w.starts_with("recover")
@@ -1537,16 +1533,13 @@ fn time_ratio_direction(
 /// The p-value of the posted analysis a place is in (JSON `…/analyses/N/pValue`, XML
 /// `…/analysis[N]/p_value[1]`).
 fn analysis_p_value(r: &EvidenceRecord, place: &str) -> Option<String> {
-    let want = if let Some(i) = place.find("/analyses/") {
-        let n = place[i + "/analyses/".len()..].split('/').next()?;
-        format!("{}/analyses/{n}/pValue", &place[..i])
-    } else {
-        let i = place.find("/analysis[")?;
-        let end = place[i + 1..].find(']')? + i + 2;
-        format!("{}/p_value[1]", &place[..end])
-    };
-    let i = r.locators.iter().position(|l| *l == want)?;
-    Some(r.field_text(i).trim().to_string())
+    posted_field(
+        r,
+        place,
+        ("/analyses/", "pValue"),
+        ("/analysis[", "p_value[1]"),
+    )
+    .map(|p| p.trim().to_string())
 }
 
 /// The fields of the record that hold `quote`, the one the quote gate found first.
