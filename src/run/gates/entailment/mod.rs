@@ -488,6 +488,18 @@ fn bounds(s: &str) -> Vec<(String, bool)> {
     out
 }
 
+/// A bound of `mine` that `theirs` sets on the other side only ("at least 5%" against
+/// "< 5%"), with its side in `mine`.
+fn opposite_bound<'b>(
+    mine: &'b [(String, bool)],
+    theirs: &[(String, bool)],
+) -> Option<&'b (String, bool)> {
+    mine.iter().find(|(n, high)| {
+        theirs.iter().any(|(m, h)| m == n && h != high)
+            && !theirs.iter().any(|(m, h)| m == n && h == high)
+    })
+}
+
 /// A posted class or group title that names an analysis ("analysis 1"), not a group.
 fn analysis_label(s: &str) -> bool {
     let w = words(s);
@@ -1394,10 +1406,8 @@ fn outcome_population_text<'r>(r: &'r EvidenceRecord, place: &str) -> Option<&'r
 /// on the other side of it ("PD-L1 >= 5%") is another class's.
 fn posted_class_bounds(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
     let title = posted_field(r, place, ("/classes/", "title"), ("/class[", "title[1]"))?;
-    let (mine, theirs) = (bounds(c.population.as_deref().unwrap_or("")), bounds(title));
-    let (n, _) = mine
-        .iter()
-        .find(|(n, high)| theirs.iter().any(|(m, h)| m == n && h != high))?;
+    let mine = bounds(c.population.as_deref().unwrap_or(""));
+    let (n, _) = opposite_bound(&mine, &bounds(title))?;
     Some(Entailment::Fails(
         Rule::Population,
         format!(
@@ -2380,14 +2390,8 @@ fn structured_one(
                     .collect::<Vec<_>>()
             };
             // a bound on the other side of the class's own ("at least 5%" against "< 5%")
-            let (mine, theirs) = (
-                bounds(c.population.as_deref().unwrap_or("")),
-                bounds(&cell.population),
-            );
-            if let Some((n, _)) = mine
-                .iter()
-                .find(|(n, high)| theirs.iter().any(|(m, h)| m == n && h != high))
-            {
+            let mine = bounds(c.population.as_deref().unwrap_or(""));
+            if let Some((n, _)) = opposite_bound(&mine, &bounds(&cell.population)) {
                 return Entailment::Fails(
                     Rule::Population,
                     format!(

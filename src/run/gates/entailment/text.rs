@@ -708,9 +708,7 @@ pub(super) fn text(
     } else {
         super::bounds(quote_text)
     };
-    if let Some((n, high)) = vb.iter().find(|(n, h)| {
-        qb.iter().any(|(m, g)| m == n && g != h) && !qb.iter().any(|(m, g)| m == n && g == h)
-    }) {
+    if let Some((n, high)) = super::opposite_bound(&vb, &qb) {
         return Entailment::Fails(
             Rule::Direction,
             format!(
