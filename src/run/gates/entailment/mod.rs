@@ -751,8 +751,11 @@ fn outcome_endpoint(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entail
         c.population.as_deref().unwrap_or("")
     ));
     // an outcome is told from the others by the claim's endpoint alone: a population
-    // "with abnormal glucose tolerance" names no "Glucose Tolerance" outcome
+    // "with abnormal glucose tolerance" names no "Glucose Tolerance" outcome; a class also
+    // by the field's own words ("serious" of safety.serious_ae_affected)
     let said_endpoint = distinctive(endpoint);
+    let mut said = said;
+    said.extend(distinctive(&c.field.replace(['.', '_'], " ")));
     // the outcomes of the record, then the classes of the outcome (JSON, legacy XML):
     // (list prefix, the segment that ends an item's number, title suffix, words needed)
     let levels: [(&str, &str, &str, usize); 4] = [
@@ -1514,12 +1517,15 @@ fn time_ratio_direction(
     }
     let vw = words(&c.value);
     let slower = vw.iter().any(|w| {
-        w.starts_with("prolong") || matches!(w.as_str(), "longer" | "slower" | "delayed" | "delay")
+        w.starts_with("prolong")
+            || w.starts_with("slow")
+            || matches!(w.as_str(), "longer" | "delayed" | "delay" | "delays")
     });
     let faster = vw.iter().any(|w| {
         w.starts_with("accelerat")
             || w.starts_with("shorten")
-            || matches!(w.as_str(), "faster" | "shorter" | "quicker")
+            || w.starts_with("hasten")
+            || matches!(w.as_str(), "faster" | "shorter" | "quicker" | "sped")
     });
     // "favoring placebo": the side a claim gives the ratio to
     let favours_comparator = vw

@@ -1528,6 +1528,8 @@ fn a_posted_analysis_gives_its_ratio_a_direction_and_its_p_value_a_significance(
     assert_eq!(rule(&judge(&c)), Some(Rule::Direction), "above 1 is faster");
     c.value = "Trametinib significantly shortened the time to recovery (rate ratio 1.29)".into();
     assert_eq!(rule(&judge(&c)), Some(Rule::Direction), "p = 0.247");
+    c.value = "Trametinib slowed recovery (rate ratio 1.29)".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Direction));
     c.value = "Trametinib shortened the time to recovery (rate ratio 1.29)".into();
     assert_ne!(rule(&judge(&c)), Some(Rule::Direction));
 }
