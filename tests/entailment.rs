@@ -182,7 +182,7 @@ fn the_real_corpus_pairs_are_judged_as_the_analyst_judged_them() {
     assert_shares("real", &t, 0.03, 0.02);
     let (t, misses) = score(lake.path(), &set("second_real.jsonl"));
     report("second real", &t, &misses);
-    assert_shares("second real", &t, 0.07, 0.02);
+    assert_shares("second real", &t, 0.05, 0.02);
     // written apart from the rules; the rules of the stop after it were fitted to it
     let (t, misses) = score(lake.path(), &set("fourth_real.jsonl"));
     report("fourth real", &t, &misses);
