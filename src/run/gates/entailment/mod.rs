@@ -988,7 +988,24 @@ pub fn identifiers(s: &str) -> Vec<String> {
                 k += 1;
             }
             if let Some(n) = toks.get(k).filter(|x| x.kind == Kind::Number) {
-                words.push(format!("{}{}", tok.text.to_ascii_uppercase(), n.text));
+                // an NDC is all of its parts: "59417-103-10"
+                let mut code = n.text.to_string();
+                let mut j = k + 1;
+                while tok.lower == "ndc" {
+                    match (toks.get(j), toks.get(j + 1)) {
+                        (Some(d), Some(m)) if d.text == "-" && m.kind == Kind::Number => {
+                            code.push('-');
+                            code.push_str(m.text);
+                            j += 2;
+                        }
+                        (Some(m), _) if m.kind == Kind::Number && m.text.starts_with('-') => {
+                            code.push_str(m.text);
+                            j += 1;
+                        }
+                        _ => break,
+                    }
+                }
+                words.push(format!("{}{}", tok.text.to_ascii_uppercase(), code));
             }
         }
     }
@@ -2418,7 +2435,11 @@ fn structured_one(
                 cell.endpoint.clone(),
                 cell.arm.clone(),
             ));
+            // (a claim whose bounds are all the class's own is this class's)
+            let own_bounds = bounds(&cell.population);
+            let bounded_here = !mine.is_empty() && mine.iter().all(|b| own_bounds.contains(b));
             if !holds(&cell.population)
+                && !bounded_here
                 && let Some(other) = siblings
                     .into_iter()
                     .flatten()

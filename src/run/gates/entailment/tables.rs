@@ -219,9 +219,17 @@ impl Cues {
         quote_words: &[String],
         value_words: &[String],
     ) -> Option<(&str, &str)> {
-        let hit = |pat: &str, ws: &[String]| match pat.strip_suffix('*') {
-            Some(p) => ws.iter().any(|w| w.starts_with(p)),
-            None => ws.iter().any(|w| w == pat),
+        // a cue the text denies ("did not necessitate drug discontinuation") is no cue
+        let hit = |pat: &str, ws: &[String]| {
+            ws.iter().enumerate().any(|(i, w)| {
+                let is = match pat.strip_suffix('*') {
+                    Some(p) => w.starts_with(p),
+                    None => w == pat,
+                };
+                is && !ws[i.saturating_sub(3)..i]
+                    .iter()
+                    .any(|x| matches!(x.as_str(), "not" | "no" | "without" | "never"))
+            })
         };
         self.rows
             .iter()

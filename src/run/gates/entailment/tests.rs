@@ -1592,3 +1592,31 @@ fn a_bound_keeps_its_side_and_a_dose_given_once_is_no_regimen() {
     c.value = "80 mg at Week 2".into();
     assert_ne!(rule(&judge(&c)), Some(Rule::Dose));
 }
+
+#[test]
+fn an_ndc_is_all_its_parts_and_a_denied_cue_or_finding_is_no_cue_or_finding() {
+    assert_eq!(identifiers("NDC 59417-103-10"), ["NDC59417-103-10"]);
+    let cues = tables::Cues::shipped();
+    let w = |s: &str| words(s);
+    let field = "safety.common_adverse_reactions";
+    assert!(
+        cues.find(
+            field,
+            &w("Most were mild and did not necessitate drug discontinuation."),
+            &w("mild")
+        )
+        .is_none()
+    );
+    assert!(
+        cues.find(field, &w("Rash led to discontinuation in 2%."), &w("rash"))
+            .is_some()
+    );
+    let q = "No apparent correlation of antibody development to adverse reactions was observed.";
+    let c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Antibody development was associated with more adverse reactions",
+        q,
+    );
+    assert!(text::direction(&c, &Text::new(q), None).is_some());
+}

@@ -2596,6 +2596,9 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
     }
     // "Secondary skin neoplasms were not observed": the clause denies that what it names
     // happened at all
+    // "No apparent correlation of antibody development to adverse reactions was observed"
+    q_neg |=
+        nw.first().is_some_and(|w| w == "no") && nw.iter().any(|w| EXISTENCE.contains(&w.as_str()));
     q_neg |= nw.iter().enumerate().any(|(i, w)| {
         matches!(w.as_str(), "not" | "n't" | "never")
             && nw[i + 1..]
