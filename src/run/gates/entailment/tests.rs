@@ -154,6 +154,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             ),
             ("/openfda/product_ndc/0", "0002-1506"),
             (
+                "/dosage_and_administration/5",
+                "The maximum dose is 70 mg/day.",
+            ),
+            (
                 "/geriatric_use/1",
                 "Of these 18 patients, 14 (78%) were receiving tirzepatide doses >10 mg.",
             ),
@@ -1619,4 +1623,18 @@ fn an_ndc_is_all_its_parts_and_a_denied_cue_or_finding_is_no_cue_or_finding() {
         q,
     );
     assert!(text::direction(&c, &Text::new(q), None).is_some());
+}
+
+#[test]
+fn a_maximum_dose_is_claimed_as_the_maximum() {
+    let q = "The maximum dose is 70 mg/day.";
+    let c = claim(
+        "tirzepatide",
+        "identity.dose",
+        "Recommended dose of 70 mg/day",
+        q,
+    );
+    assert_eq!(rule(&judge(&c)), Some(Rule::Dose));
+    let c = claim("tirzepatide", "identity.dose", "Maximum dose 70 mg/day", q);
+    assert_ne!(rule(&judge(&c)), Some(Rule::Dose));
 }

@@ -1299,7 +1299,7 @@ impl Binding<'_, '_> {
                 return Entailment::Fails(Rule::Population, why);
             }
             if (local.is_dose || quote_is_dose)
-                && let Some(why) = optional_dose(c, t, at)
+                && let Some(why) = optional_dose(c, t, at).or_else(|| maximum_dose(c, t, at))
             {
                 return Entailment::Fails(Rule::Dose, why);
             }
@@ -2092,6 +2092,34 @@ fn optional_dose(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
         format!(
             "in the quote {} is a dose some patients may be given, an option the claim states as the regimen",
             t.tokens[at].text
+        )
+    })
+}
+
+/// A dose the quote gives as the most a patient may take ("The maximum dose is 70
+/// mg/day"), claimed as the dose itself without saying it is the maximum.
+fn maximum_dose(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
+    let clause = t.clause(at);
+    let ws: Vec<&str> = (clause.start..clause.end)
+        .filter_map(|k| t.word(k))
+        .collect();
+    let maximum = ws.iter().any(|w| matches!(*w, "maximum" | "max"))
+        || ws.windows(2).any(|p| p == ["not", "exceed"]);
+    if !maximum {
+        return None;
+    }
+    let said = super::said(c).to_lowercase();
+    let stated = said.split(|ch: char| !ch.is_alphanumeric()).any(|w| {
+        matches!(
+            w,
+            "maximum" | "max" | "up" | "exceed" | "highest" | "limit" | "ceiling" | "maximal"
+        )
+    });
+    (!stated).then(|| {
+        format!(
+            "in the quote {} is the maximum dose ({:?}), which the claim states as the dose",
+            t.tokens[at].text,
+            ws.join(" ")
         )
     })
 }
