@@ -500,6 +500,11 @@ fn opposite_bound<'b>(
     })
 }
 
+/// Whether `mine` sets bounds and every one of them is among `theirs`.
+fn all_within(mine: &[(String, bool)], theirs: &[(String, bool)]) -> bool {
+    !mine.is_empty() && mine.iter().all(|b| theirs.contains(b))
+}
+
 /// A posted class or group title that names an analysis ("analysis 1"), not a group.
 fn analysis_label(s: &str) -> bool {
     let w = words(s);
@@ -2358,15 +2363,14 @@ fn structured_one(
     }
     // population
     if arm_level {
-        let classes = scope
-            .classes
-            .get(&(
-                r.source_id.clone(),
-                cell.field.clone(),
-                cell.endpoint.clone(),
-                cell.arm.clone(),
-            ))
-            .map_or(1, HashSet::len);
+        // the classes of the number's outcome and group, its own among them
+        let siblings = scope.classes.get(&(
+            r.source_id.clone(),
+            cell.field.clone(),
+            cell.endpoint.clone(),
+            cell.arm.clone(),
+        ));
+        let classes = siblings.map_or(1, HashSet::len);
         let pop_is_time = !claim_time_points(&cell.population).is_empty();
         if let Some(v) = cohort_group(c, &cell.arm) {
             return v;
@@ -2414,7 +2418,8 @@ fn structured_one(
             };
             // a bound on the other side of the class's own ("at least 5%" against "< 5%")
             let mine = bounds(c.population.as_deref().unwrap_or(""));
-            if let Some((n, _)) = opposite_bound(&mine, &bounds(&cell.population)) {
+            let own_bounds = bounds(&cell.population);
+            if let Some((n, _)) = opposite_bound(&mine, &own_bounds) {
                 return Entailment::Fails(
                     Rule::Population,
                     format!(
@@ -2429,15 +2434,8 @@ fn structured_one(
                 let t = terms(title);
                 claimed.len() >= 2 && claimed.iter().all(|w| t.contains(w))
             };
-            let siblings = scope.classes.get(&(
-                r.source_id.clone(),
-                cell.field.clone(),
-                cell.endpoint.clone(),
-                cell.arm.clone(),
-            ));
             // (a claim whose bounds are all the class's own is this class's)
-            let own_bounds = bounds(&cell.population);
-            let bounded_here = !mine.is_empty() && mine.iter().all(|b| own_bounds.contains(b));
+            let bounded_here = all_within(&mine, &own_bounds);
             if !holds(&cell.population)
                 && !bounded_here
                 && let Some(other) = siblings
@@ -2501,10 +2499,8 @@ fn structured_one(
             };
             // or by its bounds, all of them the record's ("weighing 3 to <12 kg" for "RDV,
             // Cohort 4: … Weight 3 kg to < 12 kg")
-            let by_bounds = {
-                let have = bounds(&format!("{} {}", cell.population, cell.arm));
-                !mine.is_empty() && mine.iter().all(|b| have.contains(b))
-            };
+            let by_bounds =
+                all_within(&mine, &bounds(&format!("{} {}", cell.population, cell.arm)));
             if !want.iter().any(|w| have.contains(w)) && !study_population && !by_bounds {
                 return Entailment::Fails(
                     Rule::Population,

@@ -672,6 +672,22 @@ fn principal(vt: &Text<'_>, k: usize, only: bool, cx: &Context<'_>) -> bool {
     only || first || cx.units.at(vt, k + 1).is_some()
 }
 
+/// The age groups a claimed population names: by word or range ([`ages_in`]), and
+/// "older adults" (or patients, subjects…) are the elderly as well.
+fn claimed_ages(pop: &Text<'_>) -> Vec<usize> {
+    let mut ages = ages_in(pop, 0..pop.tokens.len());
+    if pop.tokens.iter().enumerate().any(|(i, x)| {
+        x.lower == "older"
+            && matches!(
+                pop.word(i + 1),
+                Some("adults" | "adult" | "patients" | "subjects" | "people" | "persons")
+            )
+    }) {
+        ages.extend(age_groups(["elderly"]));
+    }
+    ages
+}
+
 /// The duration unit a row label gives in parentheses before the number at `at`, in
 /// its sentence: "Median Time to Failure (Months) … 5.6".
 fn row_label_duration<'t>(t: &'t Text<'t>, at: usize) -> Option<&'t str> {
@@ -725,11 +741,7 @@ pub(super) fn text(
         // a statement without numbers still speaks of someone: a quote about children
         // only is no statement about adults
         if let Some(p) = c.population.as_deref() {
-            let pt = Text::new(p);
-            let (claimed, quoted) = (
-                ages_in(&pt, 0..pt.tokens.len()),
-                ages_in(t, 0..t.tokens.len()),
-            );
+            let (claimed, quoted) = (claimed_ages(&Text::new(p)), ages_in(t, 0..t.tokens.len()));
             if !claimed.is_empty()
                 && !quoted.is_empty()
                 && !quoted.iter().any(|g| claimed.contains(g))
@@ -1558,18 +1570,7 @@ impl Binding<'_, '_> {
             }
         } else {
             let pop = Text::new(c.population.as_deref().unwrap_or(""));
-            let mut claimed_ages = ages_in(&pop, 0..pop.tokens.len());
-            // "older adults" are the elderly as well
-            if pop.tokens.iter().enumerate().any(|(i, x)| {
-                x.lower == "older"
-                    && matches!(
-                        pop.word(i + 1),
-                        Some("adults" | "adult" | "patients" | "subjects" | "people" | "persons")
-                    )
-            }) {
-                claimed_ages.extend(age_groups(["elderly"]));
-            }
-            // the ages of the number's own sentence, else of the whole quote
+            let claimed_ages = claimed_ages(&pop);
             // the ages of the number's own sentence, else of the whole quote, else of the
             // label section it sits in ("8.4 Pediatric Use")
             let quoted_ages = match ages_in(t, sentence(t, at)) {
