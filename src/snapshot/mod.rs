@@ -63,12 +63,28 @@ pub struct SnapshotOutcome {
     pub diagnostics: Diagnostics,
 }
 
+/// An encoded bundle and its content address, hashed once on the thread that encoded
+/// it.
+pub struct Blob {
+    pub hash: Hash256,
+    pub bytes: Vec<u8>,
+}
+
+impl Blob {
+    fn of(bytes: Vec<u8>) -> Blob {
+        Blob {
+            hash: Hash256::of(&bytes),
+            bytes,
+        }
+    }
+}
+
 /// Builds every bundle and the manifest in memory (pure once the files are read).
 pub fn build(
     portfolio: &Portfolio,
     imported: &Imported,
     mode: &str,
-) -> Result<(SnapshotManifest, Vec<Vec<u8>>), Error> {
+) -> Result<(SnapshotManifest, Vec<Blob>), Error> {
     let selections = resolve::resolve(&portfolio.asset, &imported.records);
     // The per-asset bundles and the sources object encode side by side on the pool.
     let all: Vec<_> = imported
@@ -76,7 +92,7 @@ pub fn build(
         .iter()
         .map(|r| (resolve::Role::Source, r))
         .collect();
-    let (encoded, sources): (Vec<Result<Vec<u8>, bundle::BundleError>>, _) = rayon::join(
+    let (encoded, sources): (Vec<Result<Blob, bundle::BundleError>>, _) = rayon::join(
         || {
             portfolio
                 .asset
@@ -88,22 +104,22 @@ pub fn build(
                         .iter()
                         .map(|(role, i)| (*role, &imported.records[*i]))
                         .collect();
-                    bundle::encode(asset.id.as_str(), &members)
+                    bundle::encode(asset.id.as_str(), &members).map(Blob::of)
                 })
                 .collect()
         },
-        || bundle::encode("*", &all),
+        || bundle::encode("*", &all).map(Blob::of),
     );
     let sources = sources?;
     let mut assets = std::collections::BTreeMap::new();
     let mut blobs = Vec::with_capacity(encoded.len());
     for ((asset, sel), enc) in portfolio.asset.iter().zip(&selections).zip(encoded) {
-        let bytes = enc?;
+        let blob = enc?;
         assets.insert(
             asset.id.to_string(),
             AssetEntry {
-                bundle: Hash256::of(&bytes),
-                bundle_bytes: bytes.len() as u64,
+                bundle: blob.hash.clone(),
+                bundle_bytes: blob.bytes.len() as u64,
                 members: sel
                     .members
                     .iter()
@@ -115,14 +131,14 @@ pub fn build(
                 families: sel.families.clone(),
             },
         );
-        blobs.push(bytes);
+        blobs.push(blob);
     }
     let mut manifest = SnapshotManifest {
         format: FORMAT.to_string(),
         mode: mode.to_string(),
         portfolio: portfolio.clone(),
         assets,
-        sources_bundle: Hash256::of(&sources),
+        sources_bundle: sources.hash.clone(),
         sources: imported.records.iter().map(CatalogEntry::of).collect(),
         fetch_failures: Vec::new(),
         capped_searches: Vec::new(),
@@ -198,13 +214,15 @@ pub async fn write(
     lake: &Lake,
     manifest: &SnapshotManifest,
     diagnostics: &mut Diagnostics,
-    blobs: Vec<Vec<u8>>,
+    blobs: Vec<Blob>,
 ) -> Result<Hash256, Error> {
-    let results: Vec<_> =
-        futures::stream::iter(blobs.into_iter().map(|b| lake.put_object(Bytes::from(b))))
-            .buffer_unordered(8)
-            .collect()
-            .await;
+    let results: Vec<_> = futures::stream::iter(blobs.into_iter().map(|b| async move {
+        lake.put_if_absent(&Lake::object_key(&b.hash), Bytes::from(b.bytes))
+            .await
+    }))
+    .buffer_unordered(8)
+    .collect()
+    .await;
     for r in results {
         r?;
     }
