@@ -808,14 +808,28 @@ fn apart_from(
     }
     let (_, mine, my_title) = titles.iter().find(|(j, _, _)| *j == own)?;
     let hits = |ws: &[&String]| ws.iter().filter(|w| said.contains(w)).count();
-    let (_, _, their_title) = titles.iter().find(|(j, theirs, _)| {
+    // a code of letters and digits is one word however it is hyphenated ("QLQ-C30" and
+    // "QLQ-C-30", "HbA1c" and "HbA-1c")
+    let squash = |t: &str| -> String {
+        t.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let code =
+        |w: &str| w.chars().any(|c| c.is_ascii_digit()) && w.chars().any(|c| c.is_alphabetic());
+    let my_squashed = squash(my_title);
+    let (_, _, their_title) = titles.iter().find(|(j, theirs, title)| {
+        let their_squashed = squash(title);
         let ours: Vec<&String> = mine
             .iter()
             .filter(|w| w.len() >= 3 && !theirs.contains(w))
+            .filter(|w| !(code(w) && their_squashed.contains(w.as_str())))
             .collect();
         let apart: Vec<&String> = theirs
             .iter()
             .filter(|w| w.len() >= 3 && !mine.contains(w))
+            .filter(|w| !(code(w) && my_squashed.contains(w.as_str())))
             .collect();
         // a one-word title ("Candidiasis") is named by its word
         *j != own
@@ -2542,29 +2556,47 @@ fn structured_one(
             0
         }
     };
+    // an analysis's limit is "90% CI, two-sided": that names its interval, and its
+    // numbers are in the unit of the outcome it compares
+    let cell_unit = if is_interval(&cell.unit) {
+        posted_field(
+            r,
+            place,
+            ("/outcomeMeasures/", "unitOfMeasure"),
+            ("/outcome[", "measure[1]/units[1]"),
+        )
+        .map(|u| u.trim().to_string())
+        .unwrap_or_default()
+    } else {
+        cell.unit.clone()
+    };
     if let Some(u) = c.unit.as_deref()
-        && !cell.unit.is_empty()
-        && scale(u) != scale(&cell.unit)
+        && !cell_unit.is_empty()
+        && scale(u) != scale(&cell_unit)
     {
         return Entailment::Fails(
             Rule::Unit,
-            format!("the record's unit is {:?}, not {u:?}", cell.unit),
+            format!("the record's unit is {cell_unit:?}, not {u:?}"),
         );
     }
     if let Some(u) = claim_unit(c, cx.units)
-        && !cell.unit.is_empty()
-        && !cell
-            .unit
-            .eq_ignore_ascii_case(c.unit.as_deref().unwrap_or(""))
-        && let Some(have) = cx.units.canonical(&cell.unit)
+        && !cell_unit.is_empty()
+        && !cell_unit.eq_ignore_ascii_case(c.unit.as_deref().unwrap_or(""))
+        && let Some(have) = cx.units.canonical(&cell_unit)
         && have != u
     {
         return Entailment::Fails(
             Rule::Unit,
-            format!("the record's unit is {:?} ({have}), not {u}", cell.unit),
+            format!("the record's unit is {cell_unit:?} ({have}), not {u}"),
         );
     }
     Entailment::Holds
+}
+
+/// A unit that describes an interval rather than a quantity ("95% CI, two-sided").
+fn is_interval(unit: &str) -> bool {
+    let w = words(unit);
+    w.iter().any(|x| x == "ci" || x == "confidence")
 }
 
 /// The claim's unit: its `unit`, else the unit written after the value's number.

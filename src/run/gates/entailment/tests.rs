@@ -1638,3 +1638,33 @@ fn a_maximum_dose_is_claimed_as_the_maximum() {
     let c = claim("tirzepatide", "identity.dose", "Maximum dose 70 mg/day", q);
     assert_ne!(rule(&judge(&c)), Some(Rule::Dose));
 }
+
+/// A comparison restated with its groups exchanged across "than" is turned around; the
+/// same comparison, or its mirror with the opposite comparative, is not.
+#[test]
+fn a_comparison_with_its_groups_exchanged_is_turned_around() {
+    let q = "HUMIRA/MTX treated patients demonstrated less radiographic progression than patients receiving MTX alone at 52 weeks.";
+    let with_arm = |value: &str| {
+        let mut c = claim("adalimumab", "efficacy.comparison", value, q);
+        c.arm = Some("HUMIRA/MTX vs placebo/MTX".into());
+        c
+    };
+    let qt = Text::new(q);
+    let turned =
+        with_arm("MTX alone showed less radiographic progression than HUMIRA/MTX at 52 weeks");
+    assert!(text::direction(&turned, &qt, None).is_some());
+    let same =
+        with_arm("HUMIRA/MTX showed less radiographic progression than MTX alone at week 52");
+    assert!(text::direction(&same, &qt, None).is_none());
+    let mirror = with_arm("MTX alone showed more radiographic progression than HUMIRA/MTX");
+    assert!(text::direction(&mirror, &qt, None).is_none());
+    // a bound is no comparison of groups
+    let q = "Fewer than 5% of HUMIRA patients discontinued.";
+    let c = claim(
+        "adalimumab",
+        "efficacy.value",
+        "fewer than 5% of HUMIRA patients stopped",
+        q,
+    );
+    assert!(text::direction(&c, &Text::new(q), None).is_none());
+}

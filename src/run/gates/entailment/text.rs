@@ -2545,6 +2545,9 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
     if let Some(why) = swapped(&c.value, quote) {
         return Some(why);
     }
+    if let Some(why) = comparative_turned(c, quote) {
+        return Some(why);
+    }
     if let Some(why) = not_significant(&c.value, quote) {
         return Some(why);
     }
@@ -3012,6 +3015,82 @@ fn swapped(value: &str, quote: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// Comparatives that say "more" and "less" of something.
+const MORE: &[&str] = &[
+    "more", "greater", "higher", "longer", "larger", "better", "superior", "faster",
+];
+const LESS: &[&str] = &[
+    "less", "fewer", "lower", "shorter", "smaller", "worse", "inferior", "slower",
+];
+
+/// "HUMIRA/MTX … less radiographic progression than MTX alone" claimed as "MTX alone
+/// showed less radiographic progression than HUMIRA/MTX": the same comparative, its two
+/// groups exchanged across "than". Groups are told by the words that name them: the
+/// claim's arm, comparators, drug names, "alone".
+fn comparative_turned(c: &Claim, quote: &str) -> Option<String> {
+    let arm = words(c.arm.as_deref().unwrap_or(""));
+    let group_word = |w: &str| {
+        COMPARATORS.contains(&w)
+            || drug_like(w)
+            || matches!(w, "alone" | "monotherapy" | "combination")
+            || (w.len() >= 3 && arm.iter().any(|a| a == w) && !GENERIC.contains(&w))
+    };
+    // (whether the comparative says more, the group words before it, those after "than")
+    let read = |s: &str| -> Option<(bool, HashSet<String>, HashSet<String>)> {
+        let mut found = None;
+        for part in s.split(". ") {
+            let ws = words(part);
+            let Some(than) = ws.iter().position(|w| w == "than") else {
+                continue;
+            };
+            // "less than 5%" is a bound, not a comparison of groups
+            if ws
+                .get(than + 1)
+                .is_none_or(|w| w.chars().all(|c| c.is_ascii_digit()))
+            {
+                continue;
+            }
+            let Some(k) = (than.saturating_sub(6)..than)
+                .rev()
+                .find(|&k| MORE.contains(&ws[k].as_str()) || LESS.contains(&ws[k].as_str()))
+            else {
+                continue;
+            };
+            if found.is_some() {
+                return None; // two comparisons: which one the claim restates is unclear
+            }
+            let side = |r: &[String]| -> HashSet<String> {
+                r.iter().filter(|w| group_word(w)).cloned().collect()
+            };
+            found = Some((
+                MORE.contains(&ws[k].as_str()),
+                side(&ws[..k]),
+                side(&ws[than + 1..]),
+            ));
+        }
+        found
+    };
+    let (v_more, v_before, v_after) = read(&c.value)?;
+    let (q_more, q_before, q_after) = read(quote)?;
+    if v_more != q_more {
+        return None;
+    }
+    let only = |a: &HashSet<String>, b: &HashSet<String>| -> HashSet<String> {
+        a.difference(b).cloned().collect()
+    };
+    let (vb, va, qb, qa) = (
+        only(&v_before, &v_after),
+        only(&v_after, &v_before),
+        only(&q_before, &q_after),
+        only(&q_after, &q_before),
+    );
+    let turned = vb.intersection(&qa).count() + va.intersection(&qb).count();
+    let kept = vb.intersection(&qb).count() + va.intersection(&qa).count();
+    (turned > 0 && kept == 0).then(|| {
+        "the quote compares the groups the other way round: the claim exchanges the two sides of its \"than\"".to_string()
+    })
 }
 
 fn last_word(s: &str) -> String {
