@@ -221,6 +221,10 @@ fn write_columns_parallel(batch: &RecordBatch) -> Result<Vec<u8>, ParquetError> 
                 w.close()
             })
             .collect::<Result<_, ParquetError>>()?;
+        // the file grows once by the row group's bytes, not by doubling and copying
+        let bytes: u64 = chunks.iter().map(|c| c.close().bytes_written).sum();
+        file.inner_mut()
+            .reserve(usize::try_from(bytes).unwrap_or(0));
         let mut row_group = file.next_row_group()?;
         for chunk in chunks {
             chunk.append_to_row_group(&mut row_group)?;

@@ -2188,7 +2188,26 @@ fn group_arm(c: &Claim, group: &str, scope: &Scope, cx: &Context<'_>) -> Option<
             side.filter(|_| comparative && !arm_compares).unwrap_or(g)
         };
         let (mine, theirs) = (comp(&cw), comp(&distinctive(&first_side)));
-        if mine != theirs && !(mine.is_empty() && theirs.is_empty()) {
+        // a claimed arm of two sides ("Zolpidem <=10 mg vs placebo") whose value gives
+        // each side a number ("7% with zolpidem vs 6% with placebo") has a group on either
+        // side: the column is one of them when its comparators are one side's
+        let numbers = Text::new(&c.value)
+            .tokens
+            .iter()
+            .filter(|t| t.kind == Kind::Number)
+            .count();
+        let sides: Vec<Vec<String>> = if numbers < 2 {
+            Vec::new()
+        } else {
+            let l = a.to_lowercase();
+            [" vs. ", " vs ", " versus "]
+                .iter()
+                .find_map(|sep| l.split_once(sep))
+                .map(|(x, y)| vec![comp(&distinctive(x)), comp(&distinctive(y))])
+                .unwrap_or_default()
+        };
+        let a_side = sides.iter().any(|side| *side == theirs);
+        if mine != theirs && !(mine.is_empty() && theirs.is_empty()) && !a_side {
             return Some(Entailment::Fails(
                 Rule::Arm,
                 format!(

@@ -289,6 +289,16 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
     ];
     let posted: Vec<(&str, &str)> = posted.iter().map(|(l, t)| (l.as_str(), *t)).collect();
     record(&mut ev, "ctgov:NCT09@dd", Family::Ctgov, &posted);
+    // last, so a bare-number quote of the tests above finds its own record first
+    record(
+        &mut ev,
+        "fda_label:y@ee",
+        Family::FdaLabel,
+        &[(
+            "/adverse_reactions_table/0",
+            "<table><caption>Table 4 Adverse Reactions in Adults</caption><thead><tr><td>Adverse Reaction</td><td>tirzepatide (&#x2264;10 mg) (N=373)</td><td>Placebo (N=372)</td></tr></thead><tbody><tr><td styleCode=\"Lrule\">Dry Mouth</td> <td>36%</td> <td>7%</td></tr><tr><td styleCode=\"Lrule\">Decreased Appetite</td> <td>8%</td> <td>2%</td></tr></tbody></table>",
+        )],
+    );
     let mut assets = HashMap::new();
     let own = |sids: &[&str]| {
         sids.iter()
@@ -306,7 +316,7 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         "tirzepatide".to_string(),
         Scope::new(
             vec!["tirzepatide".into()],
-            own(&["drugsfda:NDA215866@bb", "fda_label:x@cc"]),
+            own(&["drugsfda:NDA215866@bb", "fda_label:x@cc", "fda_label:y@ee"]),
         ),
     );
     (ev, assets)
@@ -1667,4 +1677,25 @@ fn a_comparison_with_its_groups_exchanged_is_turned_around() {
         q,
     );
     assert!(text::direction(&c, &Text::new(q), None).is_none());
+}
+
+/// A row of a label's HTML table is read under the header its table shows: a number of
+/// the placebo column is not the drug's, a number of the drug's column is.
+#[test]
+fn a_row_of_an_html_table_is_read_under_its_header() {
+    let q = "<td styleCode=\"Lrule\">Decreased Appetite</td> <td>8%</td> <td>2%</td>";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Decreased appetite in 2% of tirzepatide-treated adults",
+        q,
+    );
+    c.arm = Some("tirzepatide 10 mg".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm), "2% is placebo's");
+    c.value = "Decreased appetite in 8% of tirzepatide-treated adults".into();
+    assert_eq!(rule(&judge(&c)), None, "8% is the drug's");
+    // both sides of a claimed comparison, each with its number
+    c.value = "Decreased appetite 8% with tirzepatide vs 2% with placebo".into();
+    c.arm = Some("tirzepatide <=10 mg vs placebo".into());
+    assert_eq!(rule(&judge(&c)), None);
 }

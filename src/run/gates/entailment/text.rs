@@ -824,9 +824,23 @@ pub(super) fn text(
     if let Some(q) = c.quote.as_deref()
         && let Some(i) = r.find(q)
         && let Some(pos) = r.field_text(i).find(q)
-        && let Some(v) = super::context_table::check(c, &vt, &own, r.field_text(i), pos, scope, cx)
     {
-        return v;
+        let field = r.field_text(i);
+        // a row of a label's HTML table ("<td>Agitation</td> <td> 3%</td> …") is read as
+        // the text the table shows, its header above it
+        let verdict = if q.contains("<td") || q.contains("<th") {
+            let (shown, shown_quote) = (strip_markup(field), strip_markup(q));
+            shown.find(&shown_quote).and_then(|at| {
+                let mut as_shown = c.clone();
+                as_shown.quote = Some(shown_quote.clone());
+                super::context_table::check(&as_shown, &vt, &own, &shown, at, scope, cx)
+            })
+        } else {
+            super::context_table::check(c, &vt, &own, field, pos, scope, cx)
+        };
+        if let Some(v) = verdict {
+            return v;
+        }
     }
     // the value may name the claimed group itself ("Dizziness in 1.5% of zolpidem-treated
     // patients"): that says nothing of which group the quote's number is
@@ -3015,6 +3029,30 @@ fn swapped(value: &str, quote: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// The text an HTML fragment shows: every tag a space, runs of white space one space,
+/// character references decoded.
+fn strip_markup(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut in_tag = false;
+    for ch in s.chars() {
+        match ch {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                out.push(' ');
+            }
+            _ if in_tag => {}
+            _ => out.push(ch),
+        }
+    }
+    let shown = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    // "Zolpidem (&#x2264;10 mg)" shows "Zolpidem (≤10 mg)"
+    match quick_xml::escape::unescape(&shown) {
+        Ok(text) => text.into_owned(),
+        Err(_) => shown,
+    }
 }
 
 /// Comparatives that say "more" and "less" of something.
