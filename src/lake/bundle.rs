@@ -94,8 +94,8 @@ pub fn schema() -> SchemaRef {
 
 /// Columns written compressed (zstd): the raw bytes and the text fields' locators and
 /// text hold nearly all of a bundle's bytes. Every other column is a few bytes a row,
-/// written plain or as a dictionary: a compressed column costs a zstd context of its
-/// own per file, and for a bundle of a few records that cost more than the compression
+/// written as a dictionary or with LZ4: a zstd column costs a zstd context of its own
+/// per file, and for a bundle of a few records that cost more than the compression
 /// saved.
 const ZSTD_COLUMNS: [&str; 3] = ["raw", "locator", "text"];
 /// Columns of few distinct values, written as dictionaries.
@@ -108,6 +108,9 @@ const DICTIONARY_COLUMNS: [&str; 7] = [
     "retrieved_at",
     "cutoff_date",
 ];
+/// Rows per row group of a bundle.
+const ROW_GROUP_ROWS: usize = 4096;
+
 static WRITER_PROPS: LazyLock<WriterProperties> = LazyLock::new(writer_props);
 
 fn writer_props() -> WriterProperties {
@@ -115,7 +118,7 @@ fn writer_props() -> WriterProperties {
         .set_created_by("dossier bundle v1".to_string())
         .set_compression(Compression::UNCOMPRESSED)
         .set_statistics_enabled(EnabledStatistics::Chunk)
-        .set_max_row_group_row_count(Some(4096))
+        .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
         // Text and raw bytes rarely repeat exactly: dictionaries cost time for nothing.
         .set_dictionary_enabled(false)
         .set_data_page_size_limit(1 << 20);
@@ -125,6 +128,7 @@ fn writer_props() -> WriterProperties {
     for column in parquet.columns() {
         let path = column.path();
         let leaf = path.parts().last().map(String::as_str).unwrap_or_default();
+        // a record's locators run in document order and share long prefixes
         if leaf == "locator" {
             props = props.set_column_encoding(path.clone(), Encoding::DELTA_BYTE_ARRAY);
         }
@@ -190,9 +194,6 @@ pub fn encode(asset_id: &str, members: &[(Role, &Record)]) -> Result<Vec<u8>, Bu
     write_columns_parallel(&batch).map_err(|e| enc_err(Box::new(e)))
 }
 
-/// Rows per row group of a bundle.
-const ROW_GROUP_ROWS: usize = 4096;
-
 /// Writes `batch` as a bundle file, its columns encoded side by side on the thread
 /// pool. The bytes are those `ArrowWriter` writes for the same batch and properties:
 /// the same row groups, each column chunk encoded alone, then appended in order. A
@@ -250,19 +251,22 @@ fn to_batch(
     };
     // Sized up front: the raw bytes and text fields are most of a bundle, and growing
     // their buffers by doubling copied them again and again.
-    let kept_fields = || {
-        rows.iter()
-            .flat_map(|(role, r)| r.fields.iter().filter(move |tf| kept(*role, tf)))
-    };
     let raw_bytes: usize = rows
         .iter()
         .filter(|(role, _)| *role != Role::Competitor)
         .map(|(_, r)| r.raw.len())
         .sum();
-    let (n_fields, locator_bytes, text_bytes) = kept_fields().fold((0, 0, 0), |(n, l, t), tf| {
-        (n + 1, l + tf.locator.len(), t + tf.text.len())
-    });
-    let kind_bytes = kept_fields().map(|tf| tf.kind.len()).sum();
+    let (n_fields, locator_bytes, kind_bytes, text_bytes) = rows
+        .iter()
+        .flat_map(|(role, r)| r.fields.iter().filter(move |tf| kept(*role, tf)))
+        .fold((0, 0, 0, 0), |(n, l, k, t), tf| {
+            (
+                n + 1,
+                l + tf.locator.len(),
+                k + tf.kind.len(),
+                t + tf.text.len(),
+            )
+        });
     let mut raw = BinaryBuilder::with_capacity(rows.len(), raw_bytes);
     let mut fields = ListBuilder::with_capacity(
         StructBuilder::new(

@@ -108,21 +108,25 @@ fn header(before: &str) -> Option<Header> {
         None => run[0].saturating_sub(4),
     };
     // a label with a bracket ("Zolpidem (≤10 mg) (N=685)") is read from its opening one
-    // and the word before it, not from inside it
+    // and the word before it, not from inside it (the count's own bracket aside)
     let mut first_start = first_start;
+    let end = if run[0] > 0 && t.tokens[run[0] - 1].text == "(" {
+        run[0] - 1
+    } else {
+        run[0]
+    };
     let depth = |a: usize| {
-        (a..run[0]).fold(0i32, |d, k| match t.tokens[k].text {
+        (a..end).fold(0i32, |d, k| match t.tokens[k].text {
             "(" => d + 1,
             ")" => d - 1,
             _ => d,
         })
     };
-    let trailing_open = usize::from(run[0] > 0 && t.tokens[run[0] - 1].text == "(");
-    while first_start > 0 && depth(first_start) - (trailing_open as i32) < 0 {
-        first_start -= 1;
-    }
-    if first_start > 0 && t.tokens[first_start].text == "(" && first_start + 4 > run[0] - 4 {
-        first_start -= 1;
+    if depth(first_start) < 0 {
+        while first_start > 0 && depth(first_start) < 0 {
+            first_start -= 1;
+        }
+        first_start = first_start.saturating_sub(1);
     }
     // a count in parentheses ("VYVANSE (n=218) Placebo (n=72)") leaves its brackets
     // at the edges of the labels

@@ -2171,9 +2171,7 @@ fn group_arm(c: &Claim, group: &str, scope: &Scope, cx: &Context<'_>) -> Option<
         // for an estimate of that side against the other
         let first_side = {
             let g = group.to_lowercase();
-            let side = [" vs. ", " vs ", " versus "]
-                .iter()
-                .find_map(|sep| g.split_once(sep).map(|(a, _)| a.to_string()));
+            let side = two_sides(&g).map(|(a, _)| a.to_string());
             let comparative = c.field.starts_with("efficacy.effect")
                 || c.field == "efficacy.comparison"
                 || words(&c.value).iter().any(|w| {
@@ -2196,17 +2194,11 @@ fn group_arm(c: &Claim, group: &str, scope: &Scope, cx: &Context<'_>) -> Option<
             .iter()
             .filter(|t| t.kind == Kind::Number)
             .count();
-        let sides: Vec<Vec<String>> = if numbers < 2 {
-            Vec::new()
-        } else {
-            let l = a.to_lowercase();
-            [" vs. ", " vs ", " versus "]
-                .iter()
-                .find_map(|sep| l.split_once(sep))
-                .map(|(x, y)| vec![comp(&distinctive(x)), comp(&distinctive(y))])
-                .unwrap_or_default()
-        };
-        let a_side = sides.iter().any(|side| *side == theirs);
+        let arm = a.to_lowercase();
+        let a_side = numbers >= 2
+            && two_sides(&arm).is_some_and(|(x, y)| {
+                comp(&distinctive(x)) == theirs || comp(&distinctive(y)) == theirs
+            });
         if mine != theirs && !(mine.is_empty() && theirs.is_empty()) && !a_side {
             return Some(Entailment::Fails(
                 Rule::Arm,
@@ -2250,6 +2242,14 @@ fn group_arm(c: &Claim, group: &str, scope: &Scope, cx: &Context<'_>) -> Option<
         ));
     }
     None
+}
+
+/// The two sides of a comparison's name ("Dupilumab 300 mg qw vs Placebo qw"), from a
+/// lower-cased text.
+fn two_sides(s: &str) -> Option<(&str, &str)> {
+    [" vs. ", " vs ", " versus "]
+        .iter()
+        .find_map(|sep| s.split_once(sep))
 }
 
 /// A group that is a cohort of ages or weights is a subgroup of the study: its number

@@ -3031,28 +3031,16 @@ fn swapped(value: &str, quote: &str) -> Option<String> {
     None
 }
 
-/// The text an HTML fragment shows: every tag a space, runs of white space one space,
-/// character references decoded.
+/// The text an HTML fragment shows, as the HTML parser reads it (character references
+/// decoded: "Zolpidem (&#x2264;10 mg)" shows "Zolpidem (≤10 mg)"), each run of white
+/// space and each element boundary one space.
 fn strip_markup(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut in_tag = false;
-    for ch in s.chars() {
-        match ch {
-            '<' => in_tag = true,
-            '>' if in_tag => {
-                in_tag = false;
-                out.push(' ');
-            }
-            _ if in_tag => {}
-            _ => out.push(ch),
-        }
-    }
-    let shown = out.split_whitespace().collect::<Vec<_>>().join(" ");
-    // "Zolpidem (&#x2264;10 mg)" shows "Zolpidem (≤10 mg)"
-    match quick_xml::escape::unescape(&shown) {
-        Ok(text) => text.into_owned(),
-        Err(_) => shown,
-    }
+    let doc = scraper::Html::parse_fragment(s);
+    doc.root_element()
+        .text()
+        .flat_map(str::split_whitespace)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Comparatives that say "more" and "less" of something.
