@@ -1699,3 +1699,14 @@ fn a_row_of_an_html_table_is_read_under_its_header() {
     c.arm = Some("tirzepatide <=10 mg vs placebo".into());
     assert_eq!(rule(&judge(&c)), None);
 }
+
+/// "N times a day" is a regimen: three times a day is tid, "3-4 times a day" its most.
+#[test]
+fn times_a_day_is_a_regimen() {
+    let t = Text::new("repaglinide 0.5 mg before each meal 3-4 times a day for 2 years");
+    assert_eq!(text::regimen_for_tests(&t, "0.5").as_deref(), Some("4xd"));
+    let t = Text::new("Take 10 mg 3 times daily with food.");
+    assert_eq!(text::regimen_for_tests(&t, "10").as_deref(), Some("tid"));
+    let t = Text::new("Take 10 mg 2 times per day.");
+    assert_eq!(text::regimen_for_tests(&t, "10").as_deref(), Some("bid"));
+}

@@ -428,6 +428,24 @@ fn regimen_at(t: &Text<'_>, i: usize) -> Option<(String, usize)> {
             "a" if w(i + 2) == "week" => Some(("q1w".into(), 3)),
             _ => None,
         },
+        // "3 times a day", "3-4 times a day", "4 times daily": the most it says
+        _ if num(i).is_some() && w(i + 1) == "times" => {
+            let n = num(i)?;
+            let daily = |len| {
+                let code = match n.as_str() {
+                    "1" => "q1d".to_string(),
+                    "2" => "bid".to_string(),
+                    "3" => "tid".to_string(),
+                    _ => format!("{n}xd"),
+                };
+                Some((code, len))
+            };
+            match (w(i + 2), w(i + 3)) {
+                ("daily", _) => daily(3),
+                ("a" | "per", "day") => daily(4),
+                _ => None,
+            }
+        }
         "daily" | "qd" | "od" => Some(("q1d".into(), 1)),
         "weekly" | "qw" => Some(("q1w".into(), 1)),
         "bid" => Some(("bid".into(), 1)),
@@ -2441,6 +2459,7 @@ fn regimen_words(g: &str) -> String {
         "bid" => "twice daily".into(),
         "biw" => "twice weekly".into(),
         "tid" => "three times daily".into(),
+        _ if g.ends_with("xd") => format!("{} times daily", g.trim_end_matches("xd")),
         _ => g.to_string(),
     }
 }
