@@ -2189,17 +2189,18 @@ fn group_arm(c: &Claim, group: &str, scope: &Scope, cx: &Context<'_>) -> Option<
         // a claimed arm of two sides ("Zolpidem <=10 mg vs placebo") whose value gives
         // each side a number ("7% with zolpidem vs 6% with placebo") has a group on either
         // side: the column is one of them when its comparators are one side's
-        let numbers = Text::new(&c.value)
-            .tokens
-            .iter()
-            .filter(|t| t.kind == Kind::Number)
-            .count();
-        let arm = a.to_lowercase();
-        let a_side = numbers >= 2
-            && two_sides(&arm).is_some_and(|(x, y)| {
-                comp(&distinctive(x)) == theirs || comp(&distinctive(y)) == theirs
-            });
-        if mine != theirs && !(mine.is_empty() && theirs.is_empty()) && !a_side {
+        let a_side = || {
+            let numbers = Text::new(&c.value)
+                .tokens
+                .iter()
+                .filter(|t| t.kind == Kind::Number)
+                .count();
+            numbers >= 2
+                && two_sides(&a.to_lowercase()).is_some_and(|(x, y)| {
+                    comp(&distinctive(x)) == theirs || comp(&distinctive(y)) == theirs
+                })
+        };
+        if mine != theirs && !(mine.is_empty() && theirs.is_empty()) && !a_side() {
             return Some(Entailment::Fails(
                 Rule::Arm,
                 format!(

@@ -3075,6 +3075,15 @@ const LESS: &[&str] = &[
 /// groups exchanged across "than". Groups are told by the words that name them: the
 /// claim's arm, comparators, drug names, "alone".
 fn comparative_turned(c: &Claim, quote: &str) -> Option<String> {
+    // most values compare nothing: they are passed over before any word is read
+    if !c
+        .value
+        .as_bytes()
+        .windows(4)
+        .any(|w| w.eq_ignore_ascii_case(b"than"))
+    {
+        return None;
+    }
     let arm = words(c.arm.as_deref().unwrap_or(""));
     let group_word = |w: &str| {
         COMPARATORS.contains(&w)
