@@ -515,6 +515,78 @@ fn analysis_label(s: &str) -> bool {
             .all(|x| x.chars().all(|c| c.is_ascii_alphanumeric() && x.len() <= 2))
 }
 
+/// Words that, in a posted class title, name whom the class holds.
+const DIVIDING: &[&str] = &[
+    "years",
+    "year",
+    "aged",
+    "age",
+    "participants",
+    "patients",
+    "subjects",
+    "severity",
+    "race",
+    "ethnicity",
+    "latino",
+    "expression",
+    "mrd",
+    "country",
+    "countries",
+    "region",
+    "united",
+    "states",
+    "america",
+    "american",
+    "europe",
+    "european",
+    "asia",
+    "japan",
+    "china",
+    "canada",
+    "kingdom",
+    "germany",
+    "france",
+    "spain",
+    "italy",
+    "korea",
+    "mexico",
+    "denmark",
+    "greece",
+    "singapore",
+    "australia",
+    "india",
+    "brazil",
+];
+
+/// Whether a posted class title divides the patients (an age band, a race, a region, a
+/// sex, a biomarker stratum, a subtype, a baseline state: "≥ 65 years", "Room Air
+/// (Baseline)", "Refractory anemia (RA)") rather than naming what its numbers measure
+/// ("IL1", "fasting", "Emotional Functioning", "Nasal/OP Samples").
+fn divides_patients(title: &str) -> bool {
+    let w = words(title);
+    !bounds(title).is_empty()
+        || !age_groups(w.iter().map(String::as_str)).is_empty()
+        || w.iter()
+            .any(|x| text::subgroup_word(x) || DIVIDING.contains(&x.as_str()))
+}
+
+/// Whether `w` is an initialism ("elbw", "igt") of consecutive words of lower-cased
+/// `text` ("extremely low birth weight", "impaired glucose tolerance").
+fn initialism_in(w: &str, text: &str) -> bool {
+    let letters: Vec<char> = w.chars().collect();
+    if !(2..=6).contains(&letters.len()) || !letters.iter().all(char::is_ascii_alphabetic) {
+        return false;
+    }
+    let initials: Vec<char> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|x| !x.is_empty())
+        .filter_map(|x| x.chars().next())
+        .collect();
+    initials
+        .windows(letters.len())
+        .any(|win| win == letters.as_slice())
+}
+
 /// Words that say a population is everyone.
 const OVERALL: &[&str] = &[
     "all",
@@ -1248,7 +1320,8 @@ fn posted_group(r: &EvidenceRecord, place: &str) -> Option<(String, Vec<String>)
 }
 
 /// A trial record's protocol text (every field outside its results), lower-cased, and
-/// the part of it that names the study (titles, conditions, keywords).
+/// the part of it that says whom the study takes (titles, conditions, keywords, its brief
+/// summary, its arms' descriptions, its inclusion criteria: not its exclusions).
 fn protocol_texts(r: &EvidenceRecord) -> (String, String) {
     let (mut protocol, mut titles) = (String::new(), String::new());
     for (i, l) in r.locators.iter().enumerate() {
@@ -1257,8 +1330,18 @@ fn protocol_texts(r: &EvidenceRecord) -> (String, String) {
             continue;
         }
         let text = r.field_text(i).to_lowercase();
-        if low.contains("title") || low.contains("condition") || low.contains("keyword") {
+        let arm_text =
+            (low.contains("armgroup") || low.contains("arm_group")) && low.contains("description");
+        if low.contains("title")
+            || low.contains("condition")
+            || low.contains("keyword")
+            || low.contains("summary")
+            || arm_text
+        {
             titles.push_str(&text);
+            titles.push(' ');
+        } else if low.contains("eligib") && low.contains("criteri") {
+            titles.push_str(text.split("exclusion").next().unwrap_or_default());
             titles.push(' ');
         }
         protocol.push_str(&text);
@@ -2427,6 +2510,7 @@ fn structured_one(
                 && !cell.population.is_empty()
                 && !pop_is_time
                 && !overall(Some(&cell.population))
+                && divides_patients(&cell.population)
             {
                 return Entailment::Fails(
                     Rule::Population,
@@ -2498,7 +2582,8 @@ fn structured_one(
             let whole_study = cell.population.is_empty()
                 || pop_is_time
                 || named
-                || analysis_label(&cell.population);
+                || analysis_label(&cell.population)
+                || !divides_patients(&cell.population);
             let study_population = whole_study && {
                 let (mut protocol, mut titles) = protocol_texts(r);
                 // and the analysis population of the number's own outcome ("Full analysis
@@ -2512,23 +2597,67 @@ fn structured_one(
                 // a subgroup word (prior therapy, an age group other than adults) must be
                 // in the study's titles or conditions; any other word anywhere in its
                 // protocol
+                // ages the study's own text bounds ("participants below 18 years old",
+                // "from birth to < 18 years of age") name their age group
+                let bounded_ages: Vec<usize> = if titles.contains("year") {
+                    bounds(&titles)
+                        .iter()
+                        .filter_map(|(n, above)| {
+                            let n: f64 = n.parse().ok()?;
+                            match (above, n) {
+                                (false, n) if (2.0..=21.0).contains(&n) => Some(0),
+                                (true, n) if (18.0..=21.0).contains(&n) => Some(1),
+                                (true, n) if n >= 60.0 => Some(2),
+                                _ => None,
+                            }
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                // "aged" only introduces ages the study states; "MRD-positive" is positive
+                // for what the study is about when its titles name the marker
+                let claimed = words(c.population.as_deref().unwrap_or(""));
+                let in_titles = |w: &String| {
+                    titles.contains(text::stem_of(w))
+                        || age_groups([w.as_str()])
+                            .iter()
+                            .any(|g| bounded_ages.contains(g))
+                        || (matches!(w.as_str(), "aged" | "ages" | "age")
+                            && (titles.contains("year") || titles.contains(" age")))
+                        || (matches!(w.as_str(), "positive" | "negative")
+                            && claimed.windows(2).any(|p| {
+                                &p[1] == w && p[0].len() >= 2 && titles.contains(p[0].as_str())
+                            }))
+                };
                 let subgroup = |w: &String| {
                     text::subgroup_word(w)
                         || age_groups([w.as_str()])
                             .iter()
                             .any(|&g| AGE_GROUPS[g].0 != "adults")
                 };
+                // the other words describe the study's patients as an analyst words them
+                // ("CF patients with impaired glucose tolerance", "ELBW infants"): most of
+                // them in its protocol, an initialism by the words it stands for
+                let described: Vec<&String> = want
+                    .iter()
+                    .filter(|w| w.len() >= 4 && !ANALYSIS_SET.contains(&w.as_str()) && !subgroup(w))
+                    .collect();
+                let found = described
+                    .iter()
+                    .filter(|w| protocol.contains(text::stem_of(w)) || initialism_in(w, &protocol))
+                    .count();
                 want.iter()
                     .any(|w| w.len() >= 4 && !ANALYSIS_SET.contains(&w.as_str()))
-                    && want.iter().all(|w| {
-                        let stem = text::stem_of(w);
-                        if ANALYSIS_SET.contains(&w.as_str()) {
-                            true
-                        } else if subgroup(w) {
-                            titles.contains(stem)
-                        } else {
-                            w.len() < 4 || protocol.contains(stem)
-                        }
+                    && 2 * found >= described.len()
+                    && want
+                        .iter()
+                        .filter(|w| subgroup(w))
+                        .all(in_titles)
+                    // a bound the claim sets ("< 1500 g") is one the study sets
+                    && (mine.is_empty() || {
+                        let set = [bounds(&titles), bounds(&protocol)].concat();
+                        mine.iter().all(|b| set.contains(b))
                     })
             };
             // or by its bounds, all of them the record's ("weighing 3 to <12 kg" for "RDV,

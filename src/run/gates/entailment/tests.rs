@@ -299,6 +299,36 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             "<table><caption>Table 4 Adverse Reactions in Adults</caption><thead><tr><td>Adverse Reaction</td><td>tirzepatide (&#x2264;10 mg) (N=373)</td><td>Placebo (N=372)</td></tr></thead><tbody><tr><td styleCode=\"Lrule\">Dry Mouth</td> <td>36%</td> <td>7%</td></tr><tr><td styleCode=\"Lrule\">Decreased Appetite</td> <td>8%</td> <td>2%</td></tr></tbody></table>",
         )],
     );
+    let om = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0";
+    let g = |rest: &str| format!("{om}{rest}");
+    let markers = [
+        (
+            "/protocolSection/identificationModule/briefTitle".to_string(),
+            "Trametinib for Pre-diabetes in Patients With Cystic Fibrosis",
+        ),
+        (
+            "/protocolSection/eligibilityModule/eligibilityCriteria".to_string(),
+            "Inclusion Criteria: * Males or females 12-24 years old with impaired glucose tolerance Exclusion Criteria: * renal impairment",
+        ),
+        (g("/title"), "Inflammatory Markers"),
+        (g("/unitOfMeasure"), "pg/ml"),
+        (g("/groups/0/id"), "OG000"),
+        (g("/groups/0/title"), "Placebo"),
+        (g("/groups/1/id"), "OG001"),
+        (g("/groups/1/title"), "Trametinib"),
+        (g("/classes/0/title"), "IL1"),
+        (g("/classes/0/categories/0/measurements/0/groupId"), "OG000"),
+        (g("/classes/0/categories/0/measurements/0/value"), "0.14"),
+        (g("/classes/0/categories/0/measurements/1/groupId"), "OG001"),
+        (g("/classes/0/categories/0/measurements/1/value"), "0.34"),
+        (g("/classes/1/title"), "IL6"),
+        (g("/classes/1/categories/0/measurements/0/groupId"), "OG000"),
+        (g("/classes/1/categories/0/measurements/0/value"), "2.71"),
+        (g("/classes/1/categories/0/measurements/1/groupId"), "OG001"),
+        (g("/classes/1/categories/0/measurements/1/value"), "3.93"),
+    ];
+    let markers: Vec<(&str, &str)> = markers.iter().map(|(l, t)| (l.as_str(), *t)).collect();
+    record(&mut ev, "ctgov:NCT10@ff", Family::Ctgov, &markers);
     let mut assets = HashMap::new();
     let own = |sids: &[&str]| {
         sids.iter()
@@ -309,7 +339,7 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         "trametinib".to_string(),
         Scope::new(
             vec!["trametinib".into(), "Mekinist".into()],
-            own(&["pubmed:22663011@aa", "ctgov:NCT09@dd"]),
+            own(&["pubmed:22663011@aa", "ctgov:NCT09@dd", "ctgov:NCT10@ff"]),
         ),
     );
     assets.insert(
@@ -1709,4 +1739,79 @@ fn times_a_day_is_a_regimen() {
     assert_eq!(text::regimen_for_tests(&t, "10").as_deref(), Some("tid"));
     let t = Text::new("Take 10 mg 2 times per day.");
     assert_eq!(text::regimen_for_tests(&t, "10").as_deref(), Some("bid"));
+}
+
+#[test]
+fn a_class_that_measures_divides_no_one() {
+    for t in [
+        "IL1",
+        "fasting",
+        "Emotional Functioning",
+        "Nasal/OP Samples, Change at Day 10",
+    ] {
+        assert!(!divides_patients(t), "{t}");
+    }
+    for t in [
+        "≥ 65 years",
+        "Room Air (Baseline)",
+        "Refractory anemia (RA)",
+        "Japan",
+        "Female",
+    ] {
+        assert!(divides_patients(t), "{t}");
+    }
+    assert!(initialism_in(
+        "elbw",
+        "infants of extremely low birth weight"
+    ));
+    assert!(!initialism_in("elbw", "extremely low weight births"));
+    assert!(!initialism_in("e2bw", "extremely 2 birth weight"));
+}
+
+#[test]
+fn the_study_population_in_an_analysts_words_holds_a_classs_number() {
+    let m = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0/classes/0/categories/0/measurements/1/value";
+    // the distilled cells of the outcome: two classes of two groups
+    let (ev, mut assets) = world();
+    let mut posted = Vec::new();
+    for (k, class, values) in [(0, "IL1", ["0.14", "0.34"]), (1, "IL6", ["2.71", "3.93"])] {
+        for (g, (arm, v)) in ["Placebo", "Trametinib"].iter().zip(values).enumerate() {
+            let mut x = claim("trametinib", "efficacy.value", v, v);
+            x.locator = Some(format!(
+                "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0/classes/{k}/categories/0/measurements/{g}/value"
+            ));
+            x.endpoint = Some("Inflammatory Markers".into());
+            x.population = Some(class.into());
+            x.arm = Some(arm.to_string());
+            x.unit = Some("pg/ml".into());
+            posted.push(x);
+        }
+    }
+    assets
+        .get_mut("trametinib")
+        .unwrap()
+        .bind(posted.iter().map(|x| (x, "ctgov:NCT10@ff")));
+    let judge = |c: &Claim| {
+        let cx = Context::new(&assets);
+        let rec = ev.records.len() - 1;
+        let field = ev.records[rec].find(c.quote.as_deref().unwrap()).unwrap();
+        entail(c, &ev, rec, field, &cx)
+    };
+    let mut c = claim("trametinib", "efficacy.value", "0.34", "0.34");
+    c.locator = Some(m.into());
+    c.unit = Some("pg/ml".into());
+    c.endpoint = Some("Inflammatory markers".into());
+    c.arm = Some("Trametinib".into());
+    // "IL1" is what the class measures, and the study's inclusion criteria say whom it
+    // takes: a paraphrase of them holds
+    c.population = Some("CF patients with impaired glucose tolerance".into());
+    assert_eq!(judge(&c), Entailment::Holds);
+    // a subgroup the study names only among its exclusions is another population
+    c.population = Some("CF patients with renal impairment".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population));
+    // and so is an age group it does not take, or a bound it never sets
+    c.population = Some("elderly patients with cystic fibrosis".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population));
+    c.population = Some("cystic fibrosis patients weighing < 40 kg".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population));
 }
