@@ -1934,6 +1934,9 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
     if let Some(v) = event_term(c, r, &place) {
         return v;
     }
+    if let Some(v) = limit_as_value(c, &place) {
+        return v;
+    }
     if let Some(v) = time_ratio_direction(c, r, &place, quote) {
         return v;
     }
@@ -2742,10 +2745,71 @@ fn structured_one(
     Entailment::Holds
 }
 
-/// A unit that describes an interval rather than a quantity ("95% CI, two-sided").
+/// A unit that describes an interval or a spread rather than a quantity ("95% CI,
+/// two-sided", "Full Range", "Standard Deviation"): its numbers are in the unit of the
+/// outcome they qualify.
 fn is_interval(unit: &str) -> bool {
     let w = words(unit);
-    w.iter().any(|x| x == "ci" || x == "confidence")
+    w.iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "ci" | "confidence" | "range" | "interquartile" | "deviation" | "error"
+        )
+    })
+}
+
+/// A posted interval's or range's limit (`lowerLimit`, `@upper_limit`) claimed as the
+/// value it bounds: the claim must say it is a limit ("lower confidence bound 7.1",
+/// "longest time to response 11.8"), else it gives the bound as the median or mean.
+fn limit_as_value(c: &Claim, place: &str) -> Option<Entailment> {
+    // (the limits' own fields, `efficacy.ci_lower` and the like, are what they are)
+    if c.field != "efficacy.value" {
+        return None;
+    }
+    let last = place.rsplit('/').next()?;
+    let side = match last {
+        "lowerLimit" | "@lower_limit" => "lower",
+        "upperLimit" | "@upper_limit" => "upper",
+        _ => return None,
+    };
+    let said = words(&format!(
+        "{} {}",
+        c.value,
+        c.endpoint.as_deref().unwrap_or("")
+    ));
+    let limit_word = |w: &str| {
+        matches!(
+            w,
+            "limit"
+                | "limits"
+                | "bound"
+                | "bounds"
+                | "ci"
+                | "confidence"
+                | "interval"
+                | "range"
+                | "lower"
+                | "upper"
+                | "lowest"
+                | "highest"
+                | "longest"
+                | "shortest"
+                | "minimum"
+                | "maximum"
+                | "min"
+                | "max"
+                | "between"
+        )
+    };
+    if said.iter().any(|w| limit_word(w)) {
+        return None;
+    }
+    Some(Entailment::Fails(
+        Rule::Field,
+        format!(
+            "the number at {place} is the {side} limit of an interval, not the value it bounds"
+        ),
+    ))
 }
 
 /// The claim's unit: its `unit`, else the unit written after the value's number.

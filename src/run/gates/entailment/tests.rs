@@ -1815,3 +1815,27 @@ fn the_study_population_in_an_analysts_words_holds_a_classs_number() {
     c.population = Some("cystic fibrosis patients weighing < 40 kg".into());
     assert_eq!(rule(&judge(&c)), Some(Rule::Population));
 }
+
+#[test]
+fn an_intervals_limit_is_no_value_unless_the_claim_says_limit() {
+    let place = "/clinical_study[1]/clinical_results[1]/outcome_list[1]/outcome[3]/measure[1]/class_list[1]/class[1]/category_list[1]/category[1]/measurement_list[1]/measurement[1]/@lower_limit";
+    let mut c = claim(
+        "trametinib",
+        "efficacy.value",
+        "Median overall survival 19.2 months",
+        "19.2",
+    );
+    assert_eq!(rule(&limit_as_value(&c, place).unwrap()), Some(Rule::Field));
+    c.value = "Median overall survival: lower 95% confidence bound 19.2 months".into();
+    assert!(limit_as_value(&c, place).is_none());
+    let json = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/6/classes/0/categories/0/measurements/1/upperLimit";
+    c.value = "Longest time to response 11.8 months".into();
+    assert!(limit_as_value(&c, json).is_none());
+    c.value = "Time to response 11.8 months".into();
+    assert_eq!(rule(&limit_as_value(&c, json).unwrap()), Some(Rule::Field));
+    // the value itself is not a limit
+    assert!(limit_as_value(&c, &json.replace("upperLimit", "value")).is_none());
+    // a range's or a spread's numbers are in the outcome's unit
+    assert!(is_interval("Full Range") && is_interval("Standard Deviation"));
+    assert!(!is_interval("months"));
+}
