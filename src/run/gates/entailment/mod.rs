@@ -2481,7 +2481,10 @@ fn structured_one(
             ),
         );
     }
-    // population
+    // population: a cohort's number is no one else's, whatever the field
+    if let Some(v) = cohort_group(c, &cell.arm) {
+        return v;
+    }
     if arm_level {
         // the classes of the number's outcome and group, its own among them
         let siblings = scope.classes.get(&(
@@ -2492,9 +2495,6 @@ fn structured_one(
         ));
         let classes = siblings.map_or(1, HashSet::len);
         let pop_is_time = !claim_time_points(&cell.population).is_empty();
-        if let Some(v) = cohort_group(c, &cell.arm) {
-            return v;
-        }
         // a class the claim names ("fasting glucose" of a glucose outcome) is a measure,
         // not a subgroup the claim passes over
         let named = {
@@ -2507,7 +2507,18 @@ fn structured_one(
                 .iter()
                 .any(|w| said.contains(w))
         };
-        if overall(c.population.as_deref()) {
+        // a population that only repeats the arm and names the analysis set ("all
+        // randomized placebo participants") is everyone in that arm
+        let arm_words = words(c.arm.as_deref().unwrap_or(""));
+        let everyone = overall(c.population.as_deref())
+            || distinctive(c.population.as_deref().unwrap_or(""))
+                .iter()
+                .all(|w| {
+                    ANALYSIS_SET.contains(&w.as_str())
+                        || OVERALL.contains(&w.as_str())
+                        || arm_words.contains(w)
+                });
+        if everyone {
             if classes > 1
                 && !named
                 && !cell.population.is_empty()

@@ -326,6 +326,11 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         (g("/classes/1/categories/0/measurements/0/value"), "2.71"),
         (g("/classes/1/categories/0/measurements/1/groupId"), "OG001"),
         (g("/classes/1/categories/0/measurements/1/value"), "3.93"),
+        (g("/classes/2/title"), "Asian"),
+        (g("/classes/2/categories/0/measurements/0/groupId"), "OG000"),
+        (g("/classes/2/categories/0/measurements/0/value"), "1.07"),
+        (g("/classes/2/categories/0/measurements/1/groupId"), "OG001"),
+        (g("/classes/2/categories/0/measurements/1/value"), "1.19"),
     ];
     let markers: Vec<(&str, &str)> = markers.iter().map(|(l, t)| (l.as_str(), *t)).collect();
     record(&mut ev, "ctgov:NCT10@ff", Family::Ctgov, &markers);
@@ -1774,7 +1779,11 @@ fn the_study_population_in_an_analysts_words_holds_a_classs_number() {
     // the distilled cells of the outcome: two classes of two groups
     let (ev, mut assets) = world();
     let mut posted = Vec::new();
-    for (k, class, values) in [(0, "IL1", ["0.14", "0.34"]), (1, "IL6", ["2.71", "3.93"])] {
+    for (k, class, values) in [
+        (0, "IL1", ["0.14", "0.34"]),
+        (1, "IL6", ["2.71", "3.93"]),
+        (2, "Asian", ["1.07", "1.19"]),
+    ] {
         for (g, (arm, v)) in ["Placebo", "Trametinib"].iter().zip(values).enumerate() {
             let mut x = claim("trametinib", "efficacy.value", v, v);
             x.locator = Some(format!(
@@ -1814,6 +1823,28 @@ fn the_study_population_in_an_analysts_words_holds_a_classs_number() {
     assert_eq!(rule(&judge(&c)), Some(Rule::Population));
     c.population = Some("cystic fibrosis patients weighing < 40 kg".into());
     assert_eq!(rule(&judge(&c)), Some(Rule::Population));
+    // a race's class is a subgroup: a population that only names the arm and the analysis
+    // set is everyone in the arm
+    let m = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0/classes/2/categories/0/measurements/0/value";
+    let mut c = claim("trametinib", "efficacy.value", "1.07", "1.07");
+    c.locator = Some(m.into());
+    c.unit = Some("pg/ml".into());
+    c.endpoint = Some("Inflammatory markers".into());
+    c.arm = Some("Placebo".into());
+    c.population = Some("all randomized placebo participants".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population));
+    c.population = Some("Asian placebo participants".into());
+    assert_eq!(judge(&c), Entailment::Holds);
+}
+
+#[test]
+fn a_change_the_quote_pairs_with_one_thing_is_not_turned_around() {
+    let q = "The most common adverse reactions were dry mouth, decreased appetite, increased heart rate, and anxiety.";
+    assert!(text::turned_attribute_for_tests("Decreased heart rate was common", q).is_some());
+    assert!(text::turned_attribute_for_tests("Increased heart rate was common", q).is_none());
+    assert!(text::turned_attribute_for_tests("Decreased appetite was common", q).is_none());
+    // a comparative compares; it names no change of its own
+    assert!(text::turned_attribute_for_tests("lower heart rate than placebo", q).is_none());
 }
 
 #[test]

@@ -2587,6 +2587,9 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
     if let Some(why) = prefix_antonym(&c.value, quote) {
         return Some(why);
     }
+    if let Some(why) = turned_attribute(&c.value, quote) {
+        return Some(why);
+    }
     let vw = words(&c.value);
     let content: Vec<&str> = vw
         .iter()
@@ -2779,6 +2782,60 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
         return Some("the quote states an increase, the claim a decrease".into());
     }
     None
+}
+
+/// A change named with what it changes ("decreased heart rate", "elevated ALT"): each
+/// change participle with the content word right after it, as (up, stem of the word).
+/// (Comparatives compare, "higher than"; a word before a change may be its subject.)
+fn attributed_changes(s: &str) -> Vec<(bool, String)> {
+    let ws = words(s);
+    let content = |w: &String| {
+        w.len() >= 3
+            && !GENERIC.contains(&w.as_str())
+            && !NEGATIONS.contains(&w.as_str())
+            && !UP.contains(&w.as_str())
+            && !DOWN.contains(&w.as_str())
+            && !w.chars().all(|c| c.is_ascii_digit())
+    };
+    let mut out = Vec::new();
+    for (i, w) in ws.iter().enumerate() {
+        if !w.ends_with("ed") {
+            continue;
+        }
+        let up = if UP.contains(&w.as_str()) {
+            true
+        } else if DOWN.contains(&w.as_str()) {
+            false
+        } else {
+            continue;
+        };
+        if let Some(next) = ws.get(i + 1).filter(|n| content(n)) {
+            out.push((up, stem(next).to_string()));
+        }
+    }
+    out
+}
+
+/// A change the quote names for one thing turned around in the claim ("decreased heart
+/// rate" where the quote lists "decreased appetite, increased heart rate"): the claim
+/// pairs a direction with a word that the quote pairs only with the other direction.
+fn turned_attribute(value: &str, quote: &str) -> Option<String> {
+    let (mine, theirs) = (attributed_changes(value), attributed_changes(quote));
+    mine.iter().find_map(|(up, w)| {
+        (theirs.contains(&(!up, w.clone())) && !theirs.contains(&(*up, w.clone()))).then(|| {
+            let (q, v) = if *up {
+                ("a decrease", "an increase")
+            } else {
+                ("an increase", "a decrease")
+            };
+            format!("the quote states {q} in {w:?}, the claim {v}")
+        })
+    })
+}
+
+#[cfg(test)]
+pub(super) fn turned_attribute_for_tests(value: &str, quote: &str) -> Option<String> {
+    turned_attribute(value, quote)
 }
 
 /// "no pharmacokinetic interaction other than a 20% decrease": a negation that an
