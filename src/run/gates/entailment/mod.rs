@@ -1937,6 +1937,9 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
     if let Some(v) = limit_as_value(c, &place) {
         return v;
     }
+    if bare && let Some(v) = count_denied(c, quote) {
+        return v;
+    }
     if let Some(v) = time_ratio_direction(c, r, &place, quote) {
         return v;
     }
@@ -1988,6 +1991,14 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
             Rule::Unit,
             format!("the value at {place} is a {have} (its column {key:?}), not {want}"),
         );
+    }
+    // the claim's arm is exactly another group of the outcome than the number's (the
+    // open-label extension of the double-blind arm)
+    if cells.is_some()
+        && let Some((group, all)) = posted_group(r, &place)
+        && let Some(v) = narrower_group(c, &group, &all)
+    {
+        return v;
     }
     let verdict = match cells {
         Some(cells) => structured(
@@ -2765,6 +2776,33 @@ fn is_interval(unit: &str) -> bool {
         matches!(
             x.as_str(),
             "ci" | "confidence" | "range" | "interquartile" | "deviation" | "error"
+        )
+    })
+}
+
+/// A bare count above zero claimed as none ("No infant in the fluconazole arm had
+/// serious staphylococcal sepsis" quoting the arm's 4): the record counts what the claim
+/// denies.
+fn count_denied(c: &Claim, quote: &str) -> Option<Entailment> {
+    let n: f64 = quote.trim().parse().ok()?;
+    let vt = Text::new(&c.value);
+    if n <= 0.0 || vt.tokens.iter().any(|t| t.kind == Kind::Number) {
+        return None;
+    }
+    let vw = words(&c.value);
+    let denies = vw
+        .first()
+        .is_some_and(|w| matches!(w.as_str(), "no" | "none" | "zero"))
+        || vw
+            .iter()
+            .any(|w| matches!(w.as_str(), "none" | "nobody" | "zero"));
+    denies.then(|| {
+        Entailment::Fails(
+            Rule::Direction,
+            format!(
+                "the record counts {} here, and the claim says none",
+                quote.trim()
+            ),
         )
     })
 }

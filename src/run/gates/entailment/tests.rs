@@ -1870,3 +1870,41 @@ fn an_intervals_limit_is_no_value_unless_the_claim_says_limit() {
     assert!(is_interval("Full Range") && is_interval("Standard Deviation"));
     assert!(!is_interval("months"));
 }
+
+#[test]
+fn what_may_happen_is_not_what_always_does() {
+    let q = "Dosage adjustment may be necessary when Ambien is combined with other CNS depressant drugs.";
+    assert!(
+        text::modal_made_certain_for_tests(
+            "The dose must always be reduced with CNS depressants",
+            q
+        )
+        .is_some()
+    );
+    assert!(
+        text::modal_made_certain_for_tests("The dose may need adjusting with CNS depressants", q)
+            .is_none()
+    );
+    let q = "Subjects may continue study drug beyond 168 days if they have an erythroid response";
+    assert!(
+        text::modal_made_certain_for_tests("All subjects continued beyond 168 days", q).is_some()
+    );
+    assert!(
+        text::modal_made_certain_for_tests("Responders could continue beyond 168 days", q)
+            .is_none()
+    );
+}
+
+#[test]
+fn a_count_above_zero_is_not_none() {
+    let mut c = claim(
+        "trametinib",
+        "safety.serious_ae_affected",
+        "No patient on trametinib had sepsis",
+        "4",
+    );
+    assert_eq!(rule(&count_denied(&c, "4").unwrap()), Some(Rule::Direction));
+    assert!(count_denied(&c, "0").is_none());
+    c.value = "Sepsis in patients on trametinib".into();
+    assert!(count_denied(&c, "4").is_none());
+}

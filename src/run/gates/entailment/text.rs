@@ -2590,6 +2590,9 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
     if let Some(why) = turned_attribute(&c.value, quote) {
         return Some(why);
     }
+    if let Some(why) = modal_made_certain(&c.value, quote) {
+        return Some(why);
+    }
     let vw = words(&c.value);
     let content: Vec<&str> = vw
         .iter()
@@ -2831,6 +2834,34 @@ fn turned_attribute(value: &str, quote: &str) -> Option<String> {
             format!("the quote states {q} in {w:?}, the claim {v}")
         })
     })
+}
+
+/// What the quote says may happen, or happens only under a condition ("dosage
+/// adjustment may be necessary", "may continue … if they have a response"), claimed as
+/// what always happens ("must always be reduced", "all subjects continued").
+fn modal_made_certain(value: &str, quote: &str) -> Option<String> {
+    const CERTAIN: &[&str] = &["all", "always", "must", "every", "each", "invariably"];
+    const MODAL: &[&str] = &["may", "might", "could", "can", "if", "unless", "possibly"];
+    let (vw, qw) = (words(value), words(quote));
+    let certain: Vec<&String> = vw
+        .iter()
+        .filter(|w| CERTAIN.contains(&w.as_str()))
+        .collect();
+    let modal = qw.iter().find(|w| MODAL.contains(&w.as_str()))?;
+    (!certain.is_empty()
+        && !vw.iter().any(|w| MODAL.contains(&w.as_str()))
+        && !qw.iter().any(|w| CERTAIN.contains(&w.as_str())))
+    .then(|| {
+        format!(
+            "the quote says {modal:?}, and the claim {:?}: what may happen, or happens under a condition, is not what always does",
+            certain[0]
+        )
+    })
+}
+
+#[cfg(test)]
+pub(super) fn modal_made_certain_for_tests(value: &str, quote: &str) -> Option<String> {
+    modal_made_certain(value, quote)
 }
 
 #[cfg(test)]
