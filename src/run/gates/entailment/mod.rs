@@ -77,7 +77,7 @@ impl Rule {
     pub fn words(self) -> &'static str {
         match self {
             Rule::Scope => "the cited record is not one of the asset's records",
-            Rule::Identifier => "an identifier of the value is not in the quote",
+            Rule::Identifier => "an identifier of the value is not the quote's own",
             Rule::Field => "the part of the record quoted does not feed this field",
             Rule::BareNumber => "a quote that is only a number does not say where it is",
             Rule::Endpoint => "the number is a value of another endpoint",
@@ -1019,6 +1019,78 @@ fn sex_word(w: &str) -> &str {
     }
 }
 
+/// A package or product code (NDC 59417-102-10) that a quote lists for several items
+/// ("… 10 mg …, NDC 59417-101-10 … 20 mg …, NDC 59417-102-10") is the code of the item
+/// written on its side: each number the claim gives besides the code ("20 mg", "bottles
+/// of 30") must be in that item's stretch, not only in another's.
+fn code_of_another_item(c: &Claim, quote: &str) -> Option<Entailment> {
+    static CODE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\b\d{4,5}-\d{3,4}(?:-\d{1,2})?\b").expect("a valid pattern")
+    });
+    let mine: Vec<&str> = CODE.find_iter(&c.value).map(|m| m.as_str()).collect();
+    let codes: Vec<regex::Match<'_>> = CODE.find_iter(quote).collect();
+    if mine.len() != 1 || codes.len() < 2 {
+        return None;
+    }
+    let k = codes.iter().position(|m| m.as_str() == mine[0])?;
+    // the items' labels come before their codes (nothing but a code's own words after
+    // the last), or after them (nothing but a label before the first)
+    let tail = words(&quote[codes[codes.len() - 1].end()..]).len();
+    let head = words(&quote[..codes[0].start()]).len();
+    let stretch = |i: usize| -> &str {
+        if tail <= 1 {
+            let from = if i == 0 { 0 } else { codes[i - 1].end() };
+            &quote[from..codes[i].start()]
+        } else if head <= 2 {
+            let to = codes.get(i + 1).map_or(quote.len(), |m| m.start());
+            &quote[codes[i].end()..to]
+        } else {
+            ""
+        }
+    };
+    if stretch(k).is_empty() {
+        return None;
+    }
+    let numbers = |s: &str| -> Vec<String> {
+        Text::new(s)
+            .tokens
+            .iter()
+            .filter(|t| t.kind == Kind::Number)
+            .map(|t| t.text.to_string())
+            .collect()
+    };
+    let value_rest = CODE.replace_all(&c.value, " ");
+    let own = numbers(stretch(k));
+    for n in numbers(&value_rest) {
+        let elsewhere = (0..codes.len()).any(|i| i != k && numbers(stretch(i)).contains(&n));
+        if !own.contains(&n) && elsewhere {
+            return Some(Entailment::Fails(
+                Rule::Identifier,
+                format!(
+                    "the quote gives {} for the item of {:?}, and {n} is another item's",
+                    mine[0],
+                    stretch(k).trim()
+                ),
+            ));
+        }
+    }
+    None
+}
+
+/// A code of two to four capitals then one or two digits and nothing more (MEK1, IL6,
+/// HER2, CD20): a gene's or protein's name, unless its letters are a record's prefix.
+fn gene_like(id: &str) -> bool {
+    let letters = id.chars().take_while(char::is_ascii_uppercase).count();
+    let digits = id.len() - letters;
+    (2..=4).contains(&letters)
+        && (1..=2).contains(&digits)
+        && id[letters..].chars().all(|c| c.is_ascii_digit())
+        && !matches!(
+            &id[..letters],
+            "NCT" | "NDA" | "BLA" | "ANDA" | "PMID" | "CIK" | "NDC"
+        )
+}
+
 /// Identifiers of a text: letters then digits (NCT01234567, NDA215866, V600E, C92.1),
 /// a known prefix then a number (`PMID: 22663011`, `NDA 215866`), and set_id UUIDs.
 pub fn identifiers(s: &str) -> Vec<String> {
@@ -1757,6 +1829,10 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         .to_ascii_uppercase();
     let upper_quote = quote.to_uppercase();
     for id in identifiers(&c.value) {
+        // a gene's or a protein's name (MEK1, IL1, HER2) is no record identifier
+        if gene_like(&id) {
+            continue;
+        }
         let whole = qids.iter().any(|q| q.eq_ignore_ascii_case(&id))
             || whole_word(&upper_quote, &id.to_uppercase());
         // a type label the record leaves out ("NDC 0002-1506" for its product_ndc
@@ -1784,6 +1860,9 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
                 );
             }
         }
+    }
+    if let Some(v) = code_of_another_item(c, quote) {
+        return v;
     }
     // field fitness: at the locator given, else at some field holding the quote
     let given = c.locator.as_deref().filter(|l| !l.is_empty());
@@ -1872,7 +1951,10 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         let mut at = occurrences(r, n);
         // an identifier or date is one value wherever it is written: read at a place that
         // feeds the field ("20-0006", the org study id, also named in the description)
-        if several && at.len() > 1 {
+        // and so is a count every place of which feeds a field no arm divides (317 the
+        // enrollment and the baseline total)
+        let armless = !profile::spec(&c.field).is_some_and(|s| s.arm_bound);
+        if (several || armless) && at.len() > 1 {
             let fam = r.family.as_str();
             let fits = |i: &usize| {
                 cx.fitness
@@ -1881,8 +1963,10 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
                     })
                     .is_ok()
             };
-            if let Some(&i) = at.iter().find(|i| fits(i)) {
+            if several && let Some(&i) = at.iter().find(|i| fits(i)) {
                 at = vec![i];
+            } else if !several && at.iter().all(fits) {
+                at.truncate(1);
             }
         }
         if at.len() > 1 {
@@ -2240,6 +2324,42 @@ fn group_arm(c: &Claim, group: &str, scope: &Scope, cx: &Context<'_>) -> Option<
         let comparator = distinctive(group)
             .iter()
             .any(|w| COMPARATORS.contains(&w.as_str()) || text::drug_like(w));
+        // a single-arm study's "groups" may be its analyses ("Change From Baseline at End
+        // of Core Study", "Maximum Change From Baseline in Cycles 1 - 4"): no arm of any
+        if !comparator && analysis_group(group) {
+            let said = words(&format!(
+                "{} {}",
+                c.endpoint.as_deref().unwrap_or(""),
+                c.value
+            ));
+            let own: Vec<String> = words(group)
+                .into_iter()
+                .filter(|w| {
+                    !w.chars().all(|ch| ch.is_ascii_digit())
+                        && !matches!(
+                            w.as_str(),
+                            "change"
+                                | "from"
+                                | "baseline"
+                                | "in"
+                                | "at"
+                                | "of"
+                                | "the"
+                                | "to"
+                                | "study"
+                                | "mean"
+                        )
+                })
+                .collect();
+            return (!own.iter().any(|w| said.contains(w))).then(|| {
+                Entailment::Fails(
+                    Rule::TimePoint,
+                    format!(
+                        "the record gives this number for {group:?}, another time point or analysis than the claim's"
+                    ),
+                )
+            });
+        }
         if c.arm.as_deref().is_some_and(|a| !a.trim().is_empty()) || comparator {
             return Some(Entailment::Fails(
                 Rule::Arm,
@@ -2778,6 +2898,20 @@ fn is_interval(unit: &str) -> bool {
             "ci" | "confidence" | "range" | "interquartile" | "deviation" | "error"
         )
     })
+}
+
+/// A posted group titled as an analysis or a time point of the one arm, naming no
+/// treatment.
+fn analysis_group(group: &str) -> bool {
+    let w = words(group);
+    w.iter()
+        .any(|x| matches!(x.as_str(), "change" | "baseline" | "cycle" | "cycles"))
+        && !w.iter().any(|x| {
+            matches!(
+                x.as_str(),
+                "arm" | "group" | "cohort" | "mg" | "kg" | "dose" | "placebo" | "control"
+            )
+        })
 }
 
 /// A bare count above zero claimed as none ("No infant in the fluconazole arm had

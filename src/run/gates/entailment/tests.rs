@@ -1908,3 +1908,45 @@ fn a_count_above_zero_is_not_none() {
     c.value = "Sepsis in patients on trametinib".into();
     assert!(count_denied(&c, "4").is_none());
 }
+
+#[test]
+fn a_listed_code_is_the_code_of_the_item_beside_it() {
+    let q = "VYVANSE capsules 10 mg: pink body, bottles of 100, NDC 59417-101-10 VYVANSE capsules 20 mg: ivory body, bottles of 100, NDC 59417-102-10";
+    let mut c = claim(
+        "tirzepatide",
+        "identity.names",
+        "NDC 59417-101-10 for the 20 mg capsules, bottles of 100",
+        q,
+    );
+    assert_eq!(
+        rule(&code_of_another_item(&c, q).unwrap()),
+        Some(Rule::Identifier)
+    );
+    c.value = "NDC 59417-102-10 for the 20 mg capsules, bottles of 100".into();
+    assert!(code_of_another_item(&c, q).is_none());
+    // codes written before their items
+    let q = "NDC 16590-009-30: bottles of 30; NDC 16590-009-60: bottles of 60";
+    c.value = "NDC 16590-009-60, bottles of 30".into();
+    assert_eq!(
+        rule(&code_of_another_item(&c, q).unwrap()),
+        Some(Rule::Identifier)
+    );
+    c.value = "NDC 16590-009-30, bottles of 30".into();
+    assert!(code_of_another_item(&c, q).is_none());
+}
+
+#[test]
+fn a_genes_name_is_no_record_identifier() {
+    assert!(gene_like("MEK1") && gene_like("IL6") && gene_like("HER2"));
+    assert!(!gene_like("NCT02210780") && !gene_like("V600E") && !gene_like("NDA21"));
+}
+
+#[test]
+fn a_single_arms_analysis_is_no_arm() {
+    assert!(analysis_group("Change From Baseline at End of Core Study"));
+    assert!(analysis_group(
+        "Maximum Change From Baseline in Cycles 1 - 4"
+    ));
+    assert!(!analysis_group("Placebo: change from baseline"));
+    assert!(!analysis_group("Blinatumomab 15 mg/m2"));
+}
