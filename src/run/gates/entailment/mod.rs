@@ -1077,6 +1077,44 @@ fn code_of_another_item(c: &Claim, quote: &str) -> Option<Entailment> {
     None
 }
 
+/// A dose the quote gives for patients it named before ("the recommended dosage is 5 mg
+/// in such patients", "in both of these patient populations") is that subgroup's: a
+/// claim for it must name a subgroup (an age group other than adults, an impairment, a
+/// weight …), not the indication's patients at large.
+fn dose_for_those_named_before(c: &Claim, quote: &str) -> Option<Entailment> {
+    if c.field != "identity.dose" {
+        return None;
+    }
+    let q = words(quote).join(" ");
+    let phrase = [
+        "such patients",
+        "these patients",
+        "these patient populations",
+        "these populations",
+        "those patients",
+        "this population",
+        "this patient population",
+    ]
+    .into_iter()
+    .find(|p| q.contains(p))?;
+    let pop = words(c.population.as_deref().unwrap_or(""));
+    let names_subgroup = pop.iter().any(|w| {
+        text::subgroup_word(w)
+            || age_groups([w.as_str()])
+                .iter()
+                .any(|&g| AGE_GROUPS[g].0 != "adults")
+    });
+    (!names_subgroup).then(|| {
+        Entailment::Fails(
+            Rule::Population,
+            format!(
+                "the quote gives this dose for the patients it named before ({phrase:?}), not for {:?}",
+                c.population.as_deref().unwrap_or("all patients")
+            ),
+        )
+    })
+}
+
 /// A code of two to four capitals then one or two digits and nothing more (MEK1, IL6,
 /// HER2, CD20): a gene's or protein's name, unless its letters are a record's prefix.
 fn gene_like(id: &str) -> bool {
@@ -1829,8 +1867,19 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         .to_ascii_uppercase();
     let upper_quote = quote.to_uppercase();
     for id in identifiers(&c.value) {
-        // a gene's or a protein's name (MEK1, IL1, HER2) is no record identifier
-        if gene_like(&id) {
+        // a gene's or a protein's name (MEK1, IL1, HER2) is no record identifier, and
+        // the cited record's own key (its NCT number, its application) is named by the
+        // citation itself
+        let own_key = {
+            let compact = |s: &str| -> String {
+                s.chars()
+                    .filter(char::is_ascii_alphanumeric)
+                    .collect::<String>()
+                    .to_ascii_uppercase()
+            };
+            compact(&id) == compact(&r.record_key)
+        };
+        if gene_like(&id) || own_key {
             continue;
         }
         let whole = qids.iter().any(|q| q.eq_ignore_ascii_case(&id))
@@ -1862,6 +1911,9 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         }
     }
     if let Some(v) = code_of_another_item(c, quote) {
+        return v;
+    }
+    if let Some(v) = dose_for_those_named_before(c, quote) {
         return v;
     }
     // field fitness: at the locator given, else at some field holding the quote

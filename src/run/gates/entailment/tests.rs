@@ -1950,3 +1950,62 @@ fn a_single_arms_analysis_is_no_arm() {
     assert!(!analysis_group("Placebo: change from baseline"));
     assert!(!analysis_group("Blinatumomab 15 mg/m2"));
 }
+
+#[test]
+fn the_cited_records_own_key_is_named_by_the_citation() {
+    let c = claim(
+        "tirzepatide",
+        "regulatory.application_numbers",
+        "NDA215866, approved 20220513",
+        "20220513",
+    );
+    assert_ne!(rule(&judge(&c)), Some(Rule::Identifier));
+    let c = claim(
+        "tirzepatide",
+        "regulatory.application_numbers",
+        "NDA215868, approved 20220513",
+        "20220513",
+    );
+    assert_eq!(rule(&judge(&c)), Some(Rule::Identifier));
+}
+
+#[test]
+fn a_clause_that_counts_no_one_denies_its_event() {
+    let q = "none of these patients discontinued due to abnormalities in ALT tests.";
+    let mut c = claim(
+        "trametinib",
+        "safety.common_adverse_reactions",
+        "Patients with ALT elevations discontinued treatment",
+        q,
+    );
+    assert!(text::direction(&c, &Text::new(q), None).is_some());
+    c.value = "No patient discontinued for ALT abnormalities".into();
+    assert!(text::direction(&c, &Text::new(q), None).is_none());
+}
+
+#[test]
+fn a_rate_per_patient_years_is_its_own_unit() {
+    let assets = HashMap::new();
+    let cx = Context::new(&assets);
+    assert_eq!(
+        cx.units.canonical("0.20 per 100 patient-years"),
+        Some("per 100 patient-years")
+    );
+    assert_ne!(
+        cx.units.canonical("%"),
+        cx.units.canonical("per 100 person-years")
+    );
+}
+
+#[test]
+fn a_dose_for_such_patients_is_a_subgroups() {
+    let q = "the recommended Ambien dosage is 5 mg in such patients to decrease the possibility of side effects";
+    let mut c = claim("tirzepatide", "identity.dose", "5 mg at bedtime", q);
+    c.population = Some("adults with insomnia".into());
+    assert_eq!(
+        rule(&dose_for_those_named_before(&c, q).unwrap()),
+        Some(Rule::Population)
+    );
+    c.population = Some("elderly or debilitated patients".into());
+    assert!(dose_for_those_named_before(&c, q).is_none());
+}

@@ -2670,6 +2670,14 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
     // "No apparent correlation of antibody development to adverse reactions was observed"
     q_neg |=
         nw.first().is_some_and(|w| w == "no") && nw.iter().any(|w| EXISTENCE.contains(&w.as_str()));
+    // "none of these patients discontinued": a clause that opens by counting no one denies
+    // the event it names, when the event is the claim's
+    q_neg |= nw
+        .first()
+        .is_some_and(|w| matches!(w.as_str(), "none" | "neither"))
+        && nw
+            .iter()
+            .any(|w| w.ends_with("ed") && content.contains(&stem(w)));
     q_neg |= nw.iter().enumerate().any(|(i, w)| {
         matches!(w.as_str(), "not" | "n't" | "never")
             && nw[i + 1..]
