@@ -2861,7 +2861,13 @@ fn structured_one(
             // Cohort 4: … Weight 3 kg to < 12 kg")
             let by_bounds =
                 all_within(&mine, &bounds(&format!("{} {}", cell.population, cell.arm)));
-            if !want.iter().any(|w| have.contains(w)) && !study_population && !by_bounds {
+            // (an analysis set's words, "all randomized", are in every outcome's title)
+            let shared = want.iter().any(|w| {
+                have.contains(w)
+                    && !ANALYSIS_SET.contains(&w.as_str())
+                    && !OVERALL.contains(&w.as_str())
+            });
+            if !shared && !study_population && !by_bounds {
                 return Entailment::Fails(
                     Rule::Population,
                     format!(
@@ -3034,9 +3040,23 @@ fn limit_as_value(c: &Claim, place: &str) -> Option<Entailment> {
                 | "min"
                 | "max"
                 | "between"
+                | "ranged"
+                | "ranging"
+                | "ranges"
         )
     };
-    if said.iter().any(|w| limit_word(w)) {
+    let joined = said.join(" ");
+    let phrase = [
+        "up to",
+        "as long as",
+        "as high as",
+        "as low as",
+        "as short as",
+        "as many as",
+    ]
+    .iter()
+    .any(|p| joined.contains(p));
+    if phrase || said.iter().any(|w| limit_word(w)) {
         return None;
     }
     Some(Entailment::Fails(

@@ -1864,6 +1864,8 @@ fn an_intervals_limit_is_no_value_unless_the_claim_says_limit() {
     assert!(limit_as_value(&c, json).is_none());
     c.value = "Time to response 11.8 months".into();
     assert_eq!(rule(&limit_as_value(&c, json).unwrap()), Some(Rule::Field));
+    c.value = "Time to response ranged up to 11.8 months".into();
+    assert!(limit_as_value(&c, json).is_none());
     // the value itself is not a limit
     assert!(limit_as_value(&c, &json.replace("upperLimit", "value")).is_none());
     // a range's or a spread's numbers are in the outcome's unit
