@@ -2079,6 +2079,9 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
     if let Some(v) = time_ratio_direction(c, r, &place, quote) {
         return v;
     }
+    if let Some(v) = difference_direction(c, r, &place) {
+        return v;
+    }
     // a significance claimed at a posted analysis is read against its p-value
     if let Some(p) = analysis_p_value(r, &place)
         && let Some(why) = text::not_significant_at(&c.value, &p)
@@ -2520,6 +2523,103 @@ fn two_sides(s: &str) -> Option<(&str, &str)> {
     [" vs. ", " vs ", " versus "]
         .iter()
         .find_map(|sep| s.split_once(sep))
+}
+
+/// A difference a posted analysis estimates ("Percentage Difference" 34.0, commented
+/// "Dupilumab 300 mg qw vs. Placebo qw") says which group is higher: the first named when
+/// it is above zero, the second below. A claim at the estimate or its limits that the
+/// other group is higher ("placebo exceeded dupilumab", "rose more with dupilumab than
+/// with placebo" for a negative difference) turns the comparison around.
+fn difference_direction(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
+    if !(place.contains("/analyses/") || place.contains("/analysis[")) {
+        return None;
+    }
+    let sib = siblings(r, place);
+    let get = |keys: [&str; 2]| {
+        sib.iter()
+            .find(|(k, _)| keys.contains(&k.split('[').next().unwrap_or("")))
+            .map(|(_, t)| *t)
+    };
+    let kind = get(["paramType", "param_type"])?.to_lowercase();
+    if !kind.contains("difference") {
+        return None;
+    }
+    let estimate: f64 = get(["paramValue", "param_value"])?.trim().parse().ok()?;
+    if estimate == 0.0 {
+        return None;
+    }
+    let comment = get(["estimateComment", "estimate_desc"])?.to_lowercase();
+    let (first, second) = two_sides(&comment)?;
+    let (higher, lower) = if estimate > 0.0 {
+        (first, second)
+    } else {
+        (second, first)
+    };
+    // the side the claim says is higher: before "than" with "higher", "more", …, after it
+    // with "lower", "less", …; the subject of "exceeded"
+    let vw = words(&c.value);
+    // "improved" says nothing of the sign without the scale's sense
+    if vw
+        .iter()
+        .any(|w| w.starts_with("improv") || matches!(w.as_str(), "better" | "worse" | "worsened"))
+    {
+        return None;
+    }
+    let claimed: Vec<String> = if let Some(at) = vw.iter().position(|w| w == "than") {
+        // "reduced … more than": a greater fall is the lower value
+        let falls = vw[..at]
+            .iter()
+            .any(|w| DOWN.contains(&w.as_str()) && w.ends_with("ed"));
+        let up = vw[..at].iter().rev().find_map(|w| {
+            if UP.contains(&w.as_str()) || matches!(w.as_str(), "more" | "larger" | "rose") {
+                Some(true)
+            } else if DOWN.contains(&w.as_str()) || w == "smaller" {
+                Some(false)
+            } else {
+                None
+            }
+        })?;
+        let up = if falls
+            && matches!(
+                vw[..at]
+                    .iter()
+                    .rev()
+                    .find(|w| UP.contains(&w.as_str()) || matches!(w.as_str(), "more" | "larger"))
+                    .map(String::as_str),
+                Some("more" | "greater" | "larger")
+            ) {
+            !up
+        } else {
+            up
+        };
+        if up {
+            vw[..at].to_vec()
+        } else {
+            vw[at + 1..].to_vec()
+        }
+    } else if let Some(at) = vw.iter().position(|w| {
+        matches!(
+            w.as_str(),
+            "exceeded" | "exceeds" | "outperformed" | "surpassed"
+        )
+    }) {
+        vw[..at].to_vec()
+    } else {
+        return None;
+    };
+    let names = |group: &str| {
+        distinctive(group)
+            .iter()
+            .any(|w| w.len() >= 3 && claimed.contains(w))
+    };
+    (names(lower) && !names(higher)).then(|| {
+        Entailment::Fails(
+            Rule::Direction,
+            format!(
+                "the analysis estimates {comment:?} at {estimate}: {higher:?} is the higher, not {lower:?}"
+            ),
+        )
+    })
 }
 
 /// A group that is a cohort of ages or weights is a subgroup of the study: its number

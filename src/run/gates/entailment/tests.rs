@@ -326,6 +326,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         (g("/classes/1/categories/0/measurements/0/value"), "2.71"),
         (g("/classes/1/categories/0/measurements/1/groupId"), "OG001"),
         (g("/classes/1/categories/0/measurements/1/value"), "3.93"),
+        (g("/analyses/0/paramType"), "Mean Difference (Final Values)"),
+        (g("/analyses/0/paramValue"), "0.20"),
+        (g("/analyses/0/ciLowerLimit"), "0.05"),
+        (g("/analyses/0/estimateComment"), "Trametinib vs. Placebo"),
         (g("/classes/2/title"), "Asian"),
         (g("/classes/2/categories/0/measurements/0/groupId"), "OG000"),
         (g("/classes/2/categories/0/measurements/0/value"), "1.07"),
@@ -2010,4 +2014,31 @@ fn a_dose_for_such_patients_is_a_subgroups() {
     );
     c.population = Some("elderly or debilitated patients".into());
     assert!(dose_for_those_named_before(&c, q).is_none());
+}
+
+#[test]
+fn a_posted_difference_says_which_group_is_higher() {
+    let (ev, _) = world();
+    let r = ev.records.last().unwrap();
+    let place = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0/analyses/0/ciLowerLimit";
+    let mut c = claim(
+        "trametinib",
+        "efficacy.comparison",
+        "IL1 higher with placebo than with trametinib; lower limit 0.05",
+        "0.05",
+    );
+    assert_eq!(
+        rule(&difference_direction(&c, r, place).unwrap()),
+        Some(Rule::Direction)
+    );
+    c.value = "IL1 higher with trametinib than with placebo; lower limit 0.05".into();
+    assert!(difference_direction(&c, r, place).is_none());
+    c.value = "Placebo exceeded trametinib; lower limit 0.05".into();
+    assert_eq!(
+        rule(&difference_direction(&c, r, place).unwrap()),
+        Some(Rule::Direction)
+    );
+    // a greater fall is the lower value
+    c.value = "IL1 reduced more with placebo than with trametinib; lower limit 0.05".into();
+    assert!(difference_direction(&c, r, place).is_none());
 }
