@@ -351,6 +351,12 @@ const AGE_GROUPS: [(&str, &[&str]); 3] = [
     ("elderly", &["elderly", "geriatric"]),
 ];
 
+/// Whether a lower-cased word names a subgroup: a subgroup word (an impairment, a
+/// region, prior therapy …) or an age group other than adults.
+fn subgroup_named(w: &str) -> bool {
+    text::subgroup_word(w) || age_groups([w]).iter().any(|&g| AGE_GROUPS[g].0 != "adults")
+}
+
 /// The age groups (indexes into [`AGE_GROUPS`]) that lower-cased words name.
 fn age_groups<'w>(words: impl IntoIterator<Item = &'w str>) -> Vec<usize> {
     let mut out = Vec::new();
@@ -1098,13 +1104,7 @@ fn dose_for_those_named_before(c: &Claim, quote: &str) -> Option<Entailment> {
     .into_iter()
     .find(|p| q.contains(p))?;
     let pop = words(c.population.as_deref().unwrap_or(""));
-    let names_subgroup = pop.iter().any(|w| {
-        text::subgroup_word(w)
-            || age_groups([w.as_str()])
-                .iter()
-                .any(|&g| AGE_GROUPS[g].0 != "adults")
-    });
-    (!names_subgroup).then(|| {
+    (!pop.iter().any(|w| subgroup_named(w))).then(|| {
         Entailment::Fails(
             Rule::Population,
             format!(
@@ -2571,7 +2571,7 @@ fn difference_direction(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<En
             .iter()
             .any(|w| DOWN.contains(&w.as_str()) && w.ends_with("ed"));
         let up = vw[..at].iter().rev().find_map(|w| {
-            if UP.contains(&w.as_str()) || matches!(w.as_str(), "more" | "larger" | "rose") {
+            if UP.contains(&w.as_str()) || matches!(w.as_str(), "more" | "larger") {
                 Some(true)
             } else if DOWN.contains(&w.as_str()) || w == "smaller" {
                 Some(false)
@@ -2927,12 +2927,7 @@ fn structured_one(
                                 &p[1] == w && p[0].len() >= 2 && titles.contains(p[0].as_str())
                             }))
                 };
-                let subgroup = |w: &String| {
-                    text::subgroup_word(w)
-                        || age_groups([w.as_str()])
-                            .iter()
-                            .any(|&g| AGE_GROUPS[g].0 != "adults")
-                };
+                let subgroup = |w: &String| subgroup_named(w);
                 // the other words describe the study's patients as an analyst words them
                 // ("CF patients with impaired glucose tolerance", "ELBW infants"): most of
                 // them in its protocol, an initialism by the words it stands for
