@@ -85,7 +85,9 @@ pub fn build(
     imported: &Imported,
     mode: &str,
 ) -> Result<(SnapshotManifest, Vec<Blob>), Error> {
+    let t = Instant::now();
     let selections = resolve::resolve(&portfolio.asset, &imported.records);
+    tracing::debug!(resolve = t.elapsed().as_secs_f64(), "import phases (s)");
     // The per-asset bundles and the sources object encode side by side on the pool.
     let all: Vec<_> = imported
         .records
@@ -183,8 +185,15 @@ pub async fn snapshot_import(
     let started = Instant::now();
     let (portfolio_c, dir_c) = (portfolio.clone(), dir.to_owned());
     let (imported, manifest, blobs) = crate::blocking(move || -> Result<_, Error> {
+        let t = Instant::now();
         let imported = import::import_dir(&dir_c, &portfolio_c)?;
+        let read_parse = t.elapsed().as_secs_f64();
         let (manifest, blobs) = build(&portfolio_c, &imported, "import")?;
+        tracing::debug!(
+            read_parse,
+            encode = t.elapsed().as_secs_f64() - read_parse,
+            "import phases (s)"
+        );
         Ok((imported, manifest, blobs))
     })
     .await?;
@@ -195,6 +204,10 @@ pub async fn snapshot_import(
         ..Diagnostics::default()
     };
     let id = write(lake, &manifest, &mut diagnostics, blobs).await?;
+    tracing::debug!(
+        write = started.elapsed().as_secs_f64() - import_secs,
+        "import phases (s)"
+    );
     info!(snapshot = %id, assets = manifest.assets.len(), records = imported.records.len(), "snapshot written");
     Ok(SnapshotOutcome {
         id,

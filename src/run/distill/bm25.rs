@@ -200,6 +200,13 @@ pub struct Bm25 {
     postings: Vec<(u32, u32)>,
 }
 
+thread_local! {
+    /// A build's lower-cased text and term numbers, kept for the next build.
+    static SCRATCH: std::cell::Cell<(String, Vec<u32>)> = const {
+        std::cell::Cell::new((String::new(), Vec::new()))
+    };
+}
+
 fn hash_of(t: &str) -> u64 {
     foldhash::fast::FixedState::default().hash_one(t)
 }
@@ -240,9 +247,14 @@ impl Bm25 {
             short: HashTable::with_capacity(1024),
             ..Bm25::default()
         };
-        let mut buf = String::new();
-        // Every document's term numbers, end to end; `ends[d]` closes document d.
-        let (mut ids, mut ends) = (Vec::with_capacity(bytes / 5), Vec::new());
+        // Every document's term numbers, end to end; `ends[d]` closes document d. The
+        // lower-cased text and the numbers go in buffers this thread keeps from one
+        // index to the next: they are the largest scratch of a build, and fresh ones
+        // were mapped, faulted in page by page and unmapped again for every asset.
+        let (mut buf, mut ids) = SCRATCH.take();
+        ids.clear();
+        ids.reserve(bytes / 5);
+        let mut ends = Vec::new();
         for text in docs {
             lower_into(text, &mut buf);
             each_term(&buf, |t, key| ids.push(index.intern(t, key)));
@@ -251,39 +263,40 @@ impl Bm25 {
         let doc_terms = |d: usize| &ids[if d == 0 { 0 } else { ends[d - 1] }..ends[d]];
         index.lengths = (0..ends.len()).map(|d| doc_terms(d).len() as u32).collect();
         // Two passes: how many documents hold each term, then the postings in place.
+        // Per term, the last document seen sits beside its count, then beside where
+        // its next posting goes: one cache line per occurrence, not two.
         let terms = index.spans.len();
-        let mut last = vec![u32::MAX; terms];
-        let mut df = vec![0u32; terms];
+        let mut seen = vec![(u32::MAX, 0u32); terms];
         for d in 0..ends.len() {
             for &t in doc_terms(d) {
-                if last[t as usize] != d as u32 {
-                    last[t as usize] = d as u32;
-                    df[t as usize] += 1;
+                let s = &mut seen[t as usize];
+                if s.0 != d as u32 {
+                    *s = (d as u32, s.1 + 1);
                 }
             }
         }
         let mut offsets = Vec::with_capacity(terms + 1);
         offsets.push(0u32);
-        for f in &df {
-            offsets.push(offsets.last().expect("pushed") + f);
+        for s in &mut seen {
+            let at = *offsets.last().expect("pushed");
+            offsets.push(at + s.1);
+            *s = (u32::MAX, at);
         }
         let mut postings = vec![(0u32, 0u32); *offsets.last().expect("pushed") as usize];
-        let mut fill: Vec<u32> = offsets[..terms].to_vec();
-        last.fill(u32::MAX);
         for d in 0..ends.len() {
             for &t in doc_terms(d) {
-                let t = t as usize;
-                if last[t] != d as u32 {
-                    last[t] = d as u32;
-                    postings[fill[t] as usize] = (d as u32, 1);
-                    fill[t] += 1;
+                let s = &mut seen[t as usize];
+                if s.0 != d as u32 {
+                    postings[s.1 as usize] = (d as u32, 1);
+                    *s = (d as u32, s.1 + 1);
                 } else {
-                    postings[fill[t] as usize - 1].1 += 1;
+                    postings[s.1 as usize - 1].1 += 1;
                 }
             }
         }
         index.offsets = offsets;
         index.postings = postings;
+        SCRATCH.set((buf, ids));
         let total: u64 = index.lengths.iter().map(|l| *l as u64).sum();
         index.avg_len = if index.lengths.is_empty() {
             0.0
