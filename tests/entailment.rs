@@ -202,7 +202,7 @@ fn the_real_corpus_pairs_are_judged_as_the_analyst_judged_them() {
         ("fifteenth", 0.2, 0.07),
         ("sixteenth", 0.1, 0.07),
         ("seventeenth", 0.17, 0.24),
-        ("eighteenth", 0.07, 0.21),
+        ("eighteenth", 0.04, 0.21),
         ("nineteenth", 0.1, 0.14),
         ("twentieth", 0.03, 0.35),
         ("twentyfirst", 0.17, 0.14),
@@ -210,7 +210,7 @@ fn the_real_corpus_pairs_are_judged_as_the_analyst_judged_them() {
         ("twentythird", 0.13, 0.21),
         ("twentyfourth", 0.17, 0.14),
         ("twentyfifth", 0.1, 0.17),
-        ("twentysixth", 0.17, 0.2),
+        ("twentysixth", 0.14, 0.2),
     ] {
         let (t, misses) = score(lake.path(), &set(&format!("{name}_real.jsonl")));
         report(name, &t, &misses);

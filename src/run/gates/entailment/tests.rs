@@ -193,6 +193,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "/clinical_studies/2",
                 "Median Time to Failure (Months) [95% CI] 3.0 [2.7, 3.7] 5.6 [3.9, 9.2] N/A",
             ),
+            (
+                "/adverse_reactions/7",
+                "In adult patients with RA, the rate of antibody development with tirzepatide monotherapy was 6.4%.",
+            ),
         ],
     );
     let ae = "/resultsSection/adverseEventsModule";
@@ -1456,6 +1460,24 @@ fn a_sentence_opening_in_a_subgroup_gives_the_subgroups_numbers() {
     c.population = Some("all tirzepatide-treated patients in global clinical trials".into());
     assert_eq!(rule(&judge(&c)), Some(Rule::Population));
     c.population = Some("U.S. and Canadian tirzepatide-treated patients".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+}
+
+#[test]
+fn a_sentence_opening_on_the_patients_condition_gives_their_numbers() {
+    let q = "In adult patients with RA, the rate of antibody development with tirzepatide monotherapy was 6.4%.";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "6.4% of tirzepatide-treated patients develop antibodies",
+        q,
+    );
+    c.population = Some("all tirzepatide-treated patients".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population));
+    // the condition named in words, or by its initials
+    c.population = Some("adults with rheumatoid arthritis".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+    c.population = Some("RA patients".into());
     assert_ne!(rule(&judge(&c)), Some(Rule::Population));
 }
 

@@ -1843,6 +1843,29 @@ fn age_bound_at(t: &Text<'_>, i: usize) -> bool {
     before || after
 }
 
+/// The words after "with" of a sentence that opens "In patients with …," before the
+/// number at `at` ("In patients with Ps, the rate … was 8%"), if it opens so.
+fn condition_opener(t: &Text<'_>, start: usize, at: usize) -> Option<std::ops::Range<usize>> {
+    if t.word(start) != Some("in") {
+        return None;
+    }
+    let mut k = start + 1;
+    // "In adult patients with", "In pediatric subjects with"
+    while k < start + 4 && !matches!(t.word(k), Some("patients" | "subjects" | "participants")) {
+        t.word(k)?;
+        k += 1;
+    }
+    if !matches!(t.word(k), Some("patients" | "subjects" | "participants"))
+        || t.word(k + 1) != Some("with")
+    {
+        return None;
+    }
+    let from = k + 2;
+    let end =
+        (from..at.min(from + 6)).find(|&j| t.tokens[j].depth == 0 && t.tokens[j].text == ",")?;
+    (end > from).then_some(from..end)
+}
+
 /// The age bound that follows the number at `at` in its own stretch ("107 patients 75
 /// years of age and older"): across a unit or up to three words, before any comma.
 fn age_bound_after<'t>(t: &Text<'t>, at: usize) -> Option<&'t str> {
@@ -1897,7 +1920,8 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
         );
     let bound = age_bound_after(t, anchor(t, at));
     let mine = stretch_subgroups(t, at);
-    if !opener && bound.is_none() && mine.is_empty() {
+    let condition = condition_opener(t, sent.start, at);
+    if !opener && condition.is_none() && bound.is_none() && mine.is_empty() {
         return None;
     }
     let said = super::said(c);
@@ -1954,6 +1978,38 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
         if !label.is_empty() && !label.iter().any(|w| said_words.iter().any(|s| s == w)) {
             return Some(format!(
                 "in the quote {} is for a subgroup ({:?}), which the claim does not name",
+                t.tokens[at].text,
+                label.join(" ")
+            ));
+        }
+    }
+    // "In patients with Ps, the rate … was 8%": the sentence opens on the condition of
+    // the patients its numbers count
+    if let Some(range) = condition {
+        let own = words(&format!("{} {}", c.asset, c.arm.as_deref().unwrap_or("")));
+        let said_words: Vec<String> = st
+            .tokens
+            .iter()
+            .map(|x| stem(&x.lower).to_string())
+            .collect();
+        let label: Vec<&str> = t.tokens[range]
+            .iter()
+            .filter(|x| {
+                x.kind == Kind::Word
+                    && x.lower.len() >= 2
+                    && !drug_like(&x.lower)
+                    && !own.contains(&x.lower)
+                    && !matches!(x.lower.as_str(), "and" | "or" | "the" | "a" | "an" | "of")
+            })
+            .map(|x| x.text)
+            .collect();
+        let named = |w: &str| {
+            said_words.iter().any(|s| s == stem(&w.to_lowercase()))
+                || super::initialism_in(&w.to_lowercase(), &said.to_lowercase())
+        };
+        if !label.is_empty() && !label.iter().any(|w| named(w)) {
+            return Some(format!(
+                "in the quote {} counts patients with {:?}, which the claim does not name",
                 t.tokens[at].text,
                 label.join(" ")
             ));
