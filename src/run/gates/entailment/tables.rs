@@ -501,6 +501,12 @@ mod tests {
         assert_eq!(u.canonical("Months"), Some("months"));
         assert_eq!(u.canonical("µg"), u.canonical("mcg"));
         assert_ne!(u.canonical("proportion of participants"), Some("%"));
+        // an exposure written unit first or time first, with a micro sign or a Greek mu
+        assert_eq!(u.canonical("h*µg/mL"), u.canonical("μg·h/mL"));
+        assert!(u.canonical("h*µg/mL").is_some());
+        assert_ne!(u.canonical("h*ng/mL"), u.canonical("h*µg/mL"));
+        assert!(u.canonical("µmol/L").is_some());
+        assert_ne!(u.canonical("µmol/L"), u.canonical("mg/dL"));
     }
 
     #[test]
