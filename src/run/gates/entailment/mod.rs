@@ -2853,10 +2853,13 @@ fn structured_one(
             let bounded_here = all_within(&mine, &own_bounds);
             if !holds(&cell.population)
                 && !bounded_here
+                // the first by name: the classes are a set, and the reason must not
+                // change from one run to the next
                 && let Some(other) = siblings
                     .into_iter()
                     .flatten()
-                    .find(|s| **s != cell.population && holds(s))
+                    .filter(|s| **s != cell.population && holds(s))
+                    .min()
             {
                 return Entailment::Fails(
                     Rule::Population,

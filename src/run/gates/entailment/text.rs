@@ -1926,6 +1926,14 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
     }
     let said = super::said(c);
     let st = Text::new(&said);
+    // the claim's words, stemmed, and the drug's own names, which say nothing of whom
+    // ("HUMIRA-treated")
+    let said_stems: Vec<String> = st
+        .tokens
+        .iter()
+        .map(|x| stem(&x.lower).to_string())
+        .collect();
+    let own = words(&format!("{} {}", c.asset, c.arm.as_deref().unwrap_or("")));
     // "519 patients 65 years of age and older, including 107 patients 75 years of age
     // and older": an age bound right after the number is whom it counts
     if let Some(n) = bound {
@@ -1953,8 +1961,6 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
             })
             .unwrap_or(sent.start);
         let said_words: Vec<String> = st.tokens.iter().map(|x| x.lower.clone()).collect();
-        // the drug's own names say nothing of whom ("HUMIRA-treated")
-        let own = words(&format!("{} {}", c.asset, c.arm.as_deref().unwrap_or("")));
         let label: Vec<&str> = t.tokens[sent.start + 3..end]
             .iter()
             .filter(|x| {
@@ -1986,12 +1992,6 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
     // "In patients with Ps, the rate … was 8%": the sentence opens on the condition of
     // the patients its numbers count
     if let Some(range) = condition {
-        let own = words(&format!("{} {}", c.asset, c.arm.as_deref().unwrap_or("")));
-        let said_words: Vec<String> = st
-            .tokens
-            .iter()
-            .map(|x| stem(&x.lower).to_string())
-            .collect();
         let label: Vec<&str> = t.tokens[range]
             .iter()
             .filter(|x| {
@@ -2004,7 +2004,7 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
             .map(|x| x.text)
             .collect();
         let named = |w: &str| {
-            said_words.iter().any(|s| s == stem(&w.to_lowercase()))
+            said_stems.iter().any(|s| s == stem(&w.to_lowercase()))
                 || super::initialism_in(&w.to_lowercase(), &said.to_lowercase())
         };
         if !label.is_empty() && !label.iter().any(|w| named(w)) {
@@ -2022,15 +2022,10 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
         .into_iter()
         .map(|g| super::AGE_GROUPS[g].0)
         .collect();
-    let said_words: Vec<String> = st
-        .tokens
-        .iter()
-        .map(|x| stem(&x.lower).to_string())
-        .collect();
     let named = |g: &str| {
         said_ages.contains(&g)
             || g.split(' ')
-                .any(|p| said_words.iter().any(|w| w == stem(p)))
+                .any(|p| said_stems.iter().any(|w| w == stem(p)))
     };
     let unnamed: Vec<&String> = mine.iter().filter(|g| !named(g)).collect();
     let own = anchor(t, at);
