@@ -207,7 +207,7 @@ fn the_real_corpus_pairs_are_judged_as_the_analyst_judged_them() {
         ("twentieth", 0.03, 0.35),
         ("twentyfirst", 0.17, 0.14),
         ("twentysecond", 0.1, 0.1),
-        ("twentythird", 0.13, 0.21),
+        ("twentythird", 0.1, 0.21),
         ("twentyfourth", 0.17, 0.14),
         ("twentyfifth", 0.1, 0.17),
         ("twentysixth", 0.14, 0.2),

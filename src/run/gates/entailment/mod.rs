@@ -593,6 +593,22 @@ fn initialism_in(w: &str, text: &str) -> bool {
         .any(|win| win == letters.as_slice())
 }
 
+/// Time points that are events of a patient's course rather than a day or week.
+const EVENT_TIME_POINTS: &[&str] = &[
+    "discharge",
+    "end of treatment",
+    "end of study",
+    "early termination",
+    "final visit",
+    "last visit",
+];
+
+/// The event a title names as its time point ("Change at Discharge"), if any.
+fn event_time_point(title: &str) -> Option<&'static str> {
+    let l = title.to_lowercase();
+    EVENT_TIME_POINTS.iter().copied().find(|e| l.contains(e))
+}
+
 /// Words that say a population is everyone.
 const OVERALL: &[&str] = &[
     "all",
@@ -2747,6 +2763,21 @@ fn structured_one(
     // titled by a time point ("6 months") is more precise than the outcome's time frame
     let claim_tp = binder::endpoint_time_points(c.endpoint.as_deref().unwrap_or(""));
     let class_tp = claim_time_points(&cell.population);
+    // a class titled by an event ("Nasal/OP Samples, Change at Discharge") is at that
+    // event, not at a day or week the claim names and the class does not
+    if !claim_tp.is_empty()
+        && class_tp.is_empty()
+        && let Some(event) = event_time_point(&cell.population)
+        && !said(c).to_lowercase().contains(event)
+    {
+        return Entailment::Fails(
+            Rule::TimePoint,
+            format!(
+                "the record gives this number for the class {:?}, at {event}, not at the claimed time point",
+                cell.population
+            ),
+        );
+    }
     let cell_tp = if class_tp.is_empty() {
         claim_time_points(&cell.endpoint)
     } else {

@@ -1400,6 +1400,20 @@ fn a_type_label_the_record_leaves_out_is_no_other_identifier() {
 }
 
 #[test]
+fn a_class_titled_by_an_event_is_at_that_event() {
+    assert_eq!(
+        event_time_point("Nasal/OP Samples, Change at Discharge"),
+        Some("discharge")
+    );
+    assert_eq!(
+        event_time_point("Change From Baseline at End of Treatment"),
+        Some("end of treatment")
+    );
+    assert_eq!(event_time_point("Nasal/OP Samples, Change at Day 10"), None);
+    assert_eq!(event_time_point("PD-L1 expression >= 5%"), None);
+}
+
+#[test]
 fn a_table_rows_unit_in_its_label_is_its_durations() {
     let q = "Median Time to Failure (Months) [95% CI] 3.0 [2.7, 3.7] 5.6 [3.9, 9.2] N/A";
     let mut c = claim(
