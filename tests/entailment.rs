@@ -211,7 +211,7 @@ fn the_real_corpus_pairs_are_judged_as_the_analyst_judged_them() {
         ("twentyfourth", 0.17, 0.14),
         ("twentyfifth", 0.1, 0.17),
         ("twentysixth", 0.14, 0.2),
-        ("twentyseventh", 0.14, 0.1),
+        ("twentyseventh", 0.17, 0.1),
     ] {
         let (t, misses) = score(lake.path(), &set(&format!("{name}_real.jsonl")));
         report(name, &t, &misses);

@@ -2309,28 +2309,11 @@ fn said(c: &Claim) -> String {
 /// The words the claimed arm goes by: the claim's arm, or the asset's names.
 fn claimed_words(c: &Claim, scope: Option<&Scope>) -> Vec<String> {
     match c.arm.as_deref().filter(|a| !distinctive(a).is_empty()) {
-        // of a comparison ("Remdesivir vs Placebo") the number is the first group's
-        Some(a) => distinctive(first_of_comparison(a)),
+        Some(a) => distinctive(a),
         None => scope
             .map(|s| s.names.iter().flat_map(|n| distinctive(n)).collect())
             .unwrap_or_default(),
     }
-}
-
-/// The first side of an arm written as a comparison ("Remdesivir vs Placebo",
-/// "Dupilumab versus placebo"), or the arm itself.
-fn first_of_comparison(arm: &str) -> &str {
-    [
-        " vs. ",
-        " vs ",
-        " versus ",
-        " compared with ",
-        " compared to ",
-    ]
-    .iter()
-    .filter_map(|sep| arm.to_ascii_lowercase().find(sep))
-    .min()
-    .map_or(arm, |at| arm[..at].trim())
 }
 
 fn claimed_name(c: &Claim) -> String {

@@ -1400,17 +1400,6 @@ fn a_type_label_the_record_leaves_out_is_no_other_identifier() {
 }
 
 #[test]
-fn an_arm_written_as_a_comparison_is_its_first_group() {
-    assert_eq!(first_of_comparison("Remdesivir vs Placebo"), "Remdesivir");
-    assert_eq!(
-        first_of_comparison("Dupilumab 300 mg Versus placebo"),
-        "Dupilumab 300 mg"
-    );
-    assert_eq!(first_of_comparison("İbalizumab vs. placebo"), "İbalizumab");
-    assert_eq!(first_of_comparison("Placebo"), "Placebo");
-}
-
-#[test]
 fn a_class_titled_by_an_event_is_at_that_event() {
     assert_eq!(
         event_time_point("Nasal/OP Samples, Change at Discharge"),
