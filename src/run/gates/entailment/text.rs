@@ -9,7 +9,7 @@
 
 use std::collections::HashSet;
 
-use super::binder::{Kind, Text, TimePoint};
+use super::binder::{Kind, Text, TimePoint, Token};
 use super::tables::{Lexicon, is_unit_word};
 use super::{
     AGE_GROUPS, COMPARATORS, Claim, Context, DOWN, Entailment, GENERIC, LOADING, MAINTENANCE,
@@ -1843,6 +1843,23 @@ fn age_bound_at(t: &Text<'_>, i: usize) -> bool {
     before || after
 }
 
+/// The words of a phrase that name whom it counts: words of at least `min_len` bytes
+/// that are neither the drug's own names (`own`), nor drug-like, nor in `skip`.
+fn label_words<'a, 't>(
+    tokens: &'a [Token<'t>],
+    own: &'a [String],
+    min_len: usize,
+    skip: &'a [&str],
+) -> impl Iterator<Item = &'a Token<'t>> {
+    tokens.iter().filter(move |x| {
+        x.kind == Kind::Word
+            && x.lower.len() >= min_len
+            && !drug_like(&x.lower)
+            && !own.contains(&x.lower)
+            && !skip.contains(&x.lower.as_str())
+    })
+}
+
 /// The words after "with" of a sentence that opens "In patients with …," before the
 /// number at `at` ("In patients with Ps, the rate … was 8%"), if it opens so.
 fn condition_opener(t: &Text<'_>, start: usize, at: usize) -> Option<std::ops::Range<usize>> {
@@ -1961,26 +1978,22 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
             })
             .unwrap_or(sent.start);
         let said_words: Vec<String> = st.tokens.iter().map(|x| x.lower.clone()).collect();
-        let label: Vec<&str> = t.tokens[sent.start + 3..end]
-            .iter()
-            .filter(|x| {
-                x.kind == Kind::Word
-                    && x.lower.len() >= 3
-                    && !drug_like(&x.lower)
-                    && !own.contains(&x.lower)
-                    && !matches!(
-                        x.lower.as_str(),
-                        "patients"
-                            | "subjects"
-                            | "participants"
-                            | "and"
-                            | "with"
-                            | "the"
-                            | "treated"
-                    )
-            })
-            .map(|x| x.lower.as_str())
-            .collect();
+        let label: Vec<&str> = label_words(
+            &t.tokens[sent.start + 3..end],
+            &own,
+            3,
+            &[
+                "patients",
+                "subjects",
+                "participants",
+                "and",
+                "with",
+                "the",
+                "treated",
+            ],
+        )
+        .map(|x| x.lower.as_str())
+        .collect();
         if !label.is_empty() && !label.iter().any(|w| said_words.iter().any(|s| s == w)) {
             return Some(format!(
                 "in the quote {} is for a subgroup ({:?}), which the claim does not name",
@@ -1992,20 +2005,18 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
     // "In patients with Ps, the rate … was 8%": the sentence opens on the condition of
     // the patients its numbers count
     if let Some(range) = condition {
-        let label: Vec<&str> = t.tokens[range]
-            .iter()
-            .filter(|x| {
-                x.kind == Kind::Word
-                    && x.lower.len() >= 2
-                    && !drug_like(&x.lower)
-                    && !own.contains(&x.lower)
-                    && !matches!(x.lower.as_str(), "and" | "or" | "the" | "a" | "an" | "of")
-            })
-            .map(|x| x.text)
-            .collect();
+        let label: Vec<&str> = label_words(
+            &t.tokens[range],
+            &own,
+            2,
+            &["and", "or", "the", "a", "an", "of"],
+        )
+        .map(|x| x.text)
+        .collect();
+        let said_lower = said.to_lowercase();
         let named = |w: &str| {
-            said_stems.iter().any(|s| s == stem(&w.to_lowercase()))
-                || super::initialism_in(&w.to_lowercase(), &said.to_lowercase())
+            let w = w.to_lowercase();
+            said_stems.iter().any(|s| s == stem(&w)) || super::initialism_in(&w, &said_lower)
         };
         if !label.is_empty() && !label.iter().any(|w| named(w)) {
             return Some(format!(
