@@ -855,6 +855,9 @@ fn outcome_endpoint(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entail
     let said_endpoint = distinctive(endpoint);
     let mut said = said;
     said.extend(distinctive(&c.field.replace(['.', '_'], " ")));
+    // the value may name its own item where the endpoint does not ("not hospitalized but
+    // limited in activities" of the class "Not hospitalized, limit on activities")
+    let value_words = distinctive(&c.value);
     // the outcomes of the record, then the classes of the outcome (JSON, legacy XML):
     // (list prefix, the segment that ends an item's number, title suffix, words needed)
     let levels: [(&str, &str, &str, usize); 4] = [
@@ -872,7 +875,7 @@ fn outcome_endpoint(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entail
             continue;
         };
         let said = if needed >= 2 { &said_endpoint } else { &said };
-        if let Some(v) = apart_from(r, list, own, title_tail, said, needed) {
+        if let Some(v) = apart_from(r, list, own, title_tail, said, &value_words, needed) {
             return Some(v);
         }
     }
@@ -882,12 +885,14 @@ fn outcome_endpoint(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entail
 /// Among the titled items of a list (`{list}{k}{title_tail}`), item `own`'s number is
 /// claimed for another item: against some other, the claim's words (`said`) have none of
 /// those that set `own`'s title apart and `needed` or more of those that set the other's.
+/// Words of the claim's value (`value`) may name `own` too, not the other.
 fn apart_from(
     r: &EvidenceRecord,
     list: &str,
     own: &str,
     title_tail: &str,
     said: &[String],
+    value: &[String],
     needed: usize,
 ) -> Option<Entailment> {
     let mut titles: Vec<(&str, Vec<String>, &str)> = Vec::new();
@@ -929,6 +934,7 @@ fn apart_from(
         *j != own
             && !ours.is_empty()
             && hits(&ours) == 0
+            && !ours.iter().any(|w| w.len() >= 4 && value.contains(w))
             && !apart.is_empty()
             && hits(&apart) >= needed.min(apart.len())
     })?;

@@ -89,6 +89,18 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "In elderly subjects, the mean Cmax was 384 ng/mL.",
             ),
             (
+                "/adverse_reactions/4",
+                "In Ps trials, ALT elevations ≥ 3 x ULN occurred in 1.7% of tirzepatide-treated patients and 1.7% of control-treated patients.",
+            ),
+            (
+                "/clinical_studies/1",
+                "Patients were randomized to a daily morning dose of tirzepatide (30, 50 or 70 mg/day), an active control, or placebo.",
+            ),
+            (
+                "/warnings_and_cautions/1",
+                "A reduction in lowest oxygen saturation and an increase in the times of desaturation below 80% and 90% were seen with tirzepatide (10 mg) when compared to placebo.",
+            ),
+            (
                 "/adverse_reactions/2",
                 "In controlled trials, < 1% of adults reported hallucinations. In a clinical trial, 7.4% of pediatric patients reported hallucinations.",
             ),
@@ -259,6 +271,22 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         (
             "/resultsSection/outcomeMeasuresModule/outcomeMeasures/2/title".to_string(),
             "Time to Recovery",
+        ),
+        (
+            "/resultsSection/outcomeMeasuresModule/outcomeMeasures/3/title".to_string(),
+            "Percentage of Participants at Each Clinical Status Using Ordinal Scale at Day 22",
+        ),
+        (
+            "/resultsSection/outcomeMeasuresModule/outcomeMeasures/3/classes/0/title".to_string(),
+            "Not hospitalized, limit on activities/req home O2",
+        ),
+        (
+            "/resultsSection/outcomeMeasuresModule/outcomeMeasures/3/classes/1/title".to_string(),
+            "No clinical status score reported - Hospitalized",
+        ),
+        (
+            "/resultsSection/outcomeMeasuresModule/outcomeMeasures/3/classes/0/categories/0/measurements/0/value".to_string(),
+            "41.7",
         ),
         (
             "/resultsSection/outcomeMeasuresModule/outcomeMeasures/2/analyses/0/paramValue"
@@ -2077,4 +2105,64 @@ fn a_posted_difference_says_which_group_is_higher() {
     // a greater fall is the lower value
     c.value = "IL1 reduced more with placebo than with trametinib; lower limit 0.05".into();
     assert!(difference_direction(&c, r, place).is_none());
+}
+
+#[test]
+fn equal_numbers_for_both_groups_are_no_difference() {
+    let q = "In Ps trials, ALT elevations ≥ 3 x ULN occurred in 1.7% of tirzepatide-treated patients and 1.7% of control-treated patients.";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "ALT ≥ 3 x ULN in 1.7% of tirzepatide-treated vs 1.7% of control patients (no difference)",
+        q,
+    );
+    c.unit = Some("%".into());
+    assert_eq!(judge(&c), Entailment::Holds);
+    // a denied difference with one number given is still a negation the quote lacks
+    c.value = "No ALT elevations ≥ 3 x ULN occurred in 1.7% of tirzepatide-treated patients".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Direction));
+}
+
+#[test]
+fn a_class_the_value_names_is_the_numbers_own() {
+    let m = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/3/classes/0/categories/0/measurements/0/value";
+    let mut c = claim(
+        "trametinib",
+        "efficacy.value",
+        "41.7% of participants were not hospitalized but limited in activities",
+        "41.7",
+    );
+    c.unit = Some("% of participants".into());
+    c.locator = Some(m.into());
+    c.endpoint = Some("Clinical status (ordinal scale) at Day 22".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Endpoint));
+    c.value = "41.7% of participants were hospitalized".into();
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Endpoint),
+        "the value names the other class's words only"
+    );
+}
+
+#[test]
+fn thresholds_ranges_and_a_groups_own_parenthesis_are_no_list_of_groups() {
+    let q = "Patients were randomized to a daily morning dose of tirzepatide (30, 50 or 70 mg/day), an active control, or placebo.";
+    let mut c = claim("tirzepatide", "identity.dose", "30, 50 or 70 mg/day", q);
+    c.arm = Some("tirzepatide".into());
+    assert_eq!(judge(&c), Entailment::Holds, "the doses are tirzepatide's");
+    c.arm = Some("placebo".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm));
+    let q = "A reduction in lowest oxygen saturation and an increase in the times of desaturation below 80% and 90% were seen with tirzepatide (10 mg) when compared to placebo.";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Versus placebo, tirzepatide 10 mg increased the times of desaturation below 80% and 90%",
+        q,
+    );
+    c.arm = Some("tirzepatide 10 mg".into());
+    assert_ne!(
+        rule(&judge(&c)),
+        Some(Rule::Arm),
+        "80 and 90 are thresholds, not the values of two groups"
+    );
 }

@@ -108,14 +108,47 @@ fn bind_arm<'m>(t: &Text<'_>, at: usize, ms: &'m [Mention]) -> Result<Option<&'m
             return Ok(Some(m));
         }
     }
-    // a list matched to time points ("47% and 49% at Weeks 12 and 24") is no list of groups
-    if group.len() >= 2 && distinct.len() == group.len() && t.respective_time(at).is_none() {
+    // a list in a parenthesis right after a group is that group's ("a daily dose of
+    // VYVANSE (30, 50 or 70mg/day), an active control, or placebo"), unless the group
+    // ends a list of groups ("HUMIRA and placebo (25% and 10%)") or the list compares
+    // ("… when compared to controls (3% vs. 1%)")
+    let depth = t.tokens[at].depth;
+    let compares = |from: usize, to: usize| {
+        (from..to).any(|k| matches!(t.word(k), Some("vs" | "versus" | "compared" | "than")))
+    };
+    if group.len() >= 2
+        && depth > 0
+        && !compares(group[0], group[group.len() - 1])
+        && let Some(open) = (0..group[0]).rev().find(|&k| t.tokens[k].depth < depth)
+        && t.tokens[open].text == "("
+        && let Some(m) = ms.iter().find(|m| m.at + 1 == open)
+        && !m.at.checked_sub(1).is_some_and(|k| {
+            t.tokens[k].text == "," || matches!(t.word(k), Some("and" | "or" | "vs" | "versus"))
+        })
+    {
+        return Ok(Some(m));
+    }
+    // a list matched to time points ("47% and 49% at Weeks 12 and 24") is no list of
+    // groups, nor is a range or a list of thresholds ("between 40 and 60 mL/min",
+    // "desaturation below 80% and 90%")
+    let bounds = group[0].checked_sub(1).is_some_and(|k| {
+        matches!(
+            t.tokens[k].lower.as_str(),
+            "between" | "below" | "above" | "under" | "over" | "from" | "<" | ">" | "≤" | "≥"
+        ) || (matches!(t.word(k), Some("than"))
+            && k >= 1
+            && matches!(t.word(k - 1), Some("less" | "greater" | "more" | "fewer")))
+    });
+    if group.len() >= 2
+        && distinct.len() == group.len()
+        && !bounds
+        && t.respective_time(at).is_none()
+    {
         return Ok(Some(distinct[pos]));
     }
     // a mention inside a parenthesis is the number's only when the parenthesis opens
     // right after the number ("40% (HUMIRA)"), not a group the text names aside ("22% …
     // (placebo 6%)")
-    let depth = t.tokens[at].depth;
     let own_aside = |m: &Mention| {
         t.tokens[m.at].depth <= depth
             || (0..m.at)
@@ -2550,6 +2583,28 @@ fn stem(w: &str) -> &str {
     w
 }
 
+/// Whether every negation among `ws` denies a difference ("no difference", "did not
+/// differ", "no significant difference"), and there is one.
+fn no_difference_only(ws: &[String]) -> bool {
+    let mut any = false;
+    for (i, w) in ws.iter().enumerate() {
+        if !NEGATIONS.contains(&w.as_str()) {
+            continue;
+        }
+        let denies = ws[i + 1..ws.len().min(i + 4)].iter().any(|x| {
+            matches!(
+                x.as_str(),
+                "difference" | "differences" | "differ" | "different" | "excess"
+            )
+        });
+        if !denies {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
 /// Whether the word at `i` is negated: a negation among the three words before it.
 fn negated_at(ws: &[String], i: usize) -> bool {
     let from = i.saturating_sub(3);
@@ -2778,9 +2833,18 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
             )
         })
     });
+    // "1.8% of HUMIRA-treated vs 1.8% of control patients (no difference)": a claim whose
+    // only negations deny a difference says the groups are equal, which a quote giving
+    // the claim's number to both of them states without a negation
+    let equal_groups = no_difference_only(&vw) && {
+        let own = crate::run::gates::numbers(&c.value);
+        own.iter()
+            .any(|n| own.iter().filter(|m| *m == n).count() >= 2 && qt.numbers_equal(n).len() >= 2)
+    };
     if (v_neg || (v_any_neg && v_change))
         && !q_any_neg
         && !sentence_neg
+        && !equal_groups
         && (has(&qw, UP) || has(&qw, DOWN) || sup(&q) || content_verbs(&qw, &vw))
     {
         return Some("the claim negates what the quote states".into());
