@@ -135,6 +135,23 @@ impl Failures {
     }
 }
 
+/// The intervals of dosing codes in a text ("Q2W" and "q12h" give 2 and 12): a value's
+/// "every 2 weeks" is the quote's "Q2W".
+pub fn interval_numbers(s: &str) -> Vec<String> {
+    s.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter_map(|w| {
+            let rest = w.strip_prefix(['q', 'Q'])?;
+            let unit = rest.chars().last()?;
+            let n = &rest[..rest.len() - 1];
+            (matches!(unit.to_ascii_lowercase(), 'w' | 'd' | 'h')
+                && !n.is_empty()
+                && n.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| n.trim_start_matches('0').to_string())
+            .filter(|n| !n.is_empty())
+        })
+        .collect()
+}
+
 /// Numbers of a text, thousands separators removed.
 pub fn numbers(s: &str) -> Vec<String> {
     let b = s.as_bytes();
@@ -262,7 +279,8 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>, Option<usize
         );
         return (f, candidates.last().copied(), None);
     };
-    let qn = numbers(q);
+    let mut qn = numbers(q);
+    qn.extend(interval_numbers(q));
     // Facts carry their numbers in the quote; computed labels carry them in their inputs.
     let missing: Vec<String> = if c.label == Label::Fact {
         numbers(&c.value)
@@ -536,6 +554,16 @@ mod tests {
         let q = numbers("Median PFS was 118.4 months");
         assert!(!q.contains(&"18.4".to_string()));
         assert!(!numbers("70").contains(&"7.0".to_string()));
+    }
+
+    #[test]
+    fn a_dosing_code_gives_its_interval() {
+        assert_eq!(
+            interval_numbers("Certolizumab Pegol 200 mg Q2W, then q12h and QW"),
+            vec!["2", "12"]
+        );
+        // identifiers and words that only start with q give none
+        assert!(interval_numbers("Q2 2024, QLQ-C30, q10x, Q04W").eq(&vec!["4".to_string()]));
     }
 }
 

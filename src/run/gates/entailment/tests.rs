@@ -52,6 +52,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             ("/submissions/0/submission_status_date", "20230728"),
             ("/submissions/1/submission_type", "ORIG"),
             ("/submissions/1/submission_status_date", "20220513"),
+            (
+                "/submissions/1/application_docs/0/url",
+                "https://www.accessdata.fda.gov/drugsatfda_docs/appletter/2022/215866Orig1s000ltr.pdf",
+            ),
         ],
     );
     record(
@@ -519,6 +523,13 @@ fn identifiers_are_whole_and_dates_come_from_original_submissions() {
         "20220513",
     );
     assert_eq!(judge(&c), Entailment::Holds);
+    // an application's letter is filed under its number: its address names the application
+    let url =
+        "https://www.accessdata.fda.gov/drugsatfda_docs/appletter/2022/215866Orig1s000ltr.pdf";
+    let mut c = claim("tirzepatide", "identity.names", "NDA 215866", url);
+    assert_eq!(judge(&c), Entailment::Holds);
+    c.value = "NDA 215868".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Identifier));
 }
 
 #[test]
