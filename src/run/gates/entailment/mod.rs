@@ -1395,8 +1395,6 @@ fn sibling(r: &EvidenceRecord, locator: &str, key: &str) -> Option<String> {
 /// `…/group[k]/@group_id`), the one nearest the place when several share the id; with
 /// the titles of every group of that definition list.
 fn posted_group(r: &EvidenceRecord, place: &str) -> Option<(String, Vec<String>)> {
-    let id = sibling(r, place, "groupId").or_else(|| sibling(r, place, "group_id"))?;
-    let id = id.trim();
     let title_of = |parent: &str| {
         let titles = [format!("{parent}/title"), format!("{parent}/title[1]")];
         r.locators
@@ -1404,7 +1402,45 @@ fn posted_group(r: &EvidenceRecord, place: &str) -> Option<(String, Vec<String>)
             .position(|x| titles.contains(x))
             .map(|t| r.field_text(t).trim().to_string())
     };
-    // the definition nearest the place (longest shared path), then its title
+    // a count of the group's own definition (JSON `…/eventGroups/0/otherNumAffected`)
+    let own = place.rsplit_once('/').map(|(p, _)| p).filter(|p| {
+        p.rsplit_once('/').is_some_and(|(list, k)| {
+            list.ends_with("roups") && !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit())
+        }) && title_of(p).is_some()
+    });
+    let parent = match own {
+        Some(p) => p,
+        None => group_definition(r, place)?,
+    };
+    let title = title_of(parent)?;
+    // the list the definition sits in: `…/eventGroups/` or `…/group_list[1]/group[`
+    let list = match parent.rfind("/group[") {
+        Some(k) => &parent[..k + "/group[".len()],
+        None => &parent[..parent.rfind('/')? + 1],
+    };
+    let mut all: Vec<String> = Vec::new();
+    for (i, l) in r.locators.iter().enumerate() {
+        // `4/title` (JSON) or `3]/title[1]` (XML) after the list's prefix
+        if let Some(rest) = l.strip_prefix(list)
+            && let Some((k, tail)) = rest.split_once(['/', ']'])
+            && k.chars().all(|c| c.is_ascii_digit())
+            && matches!(tail, "title" | "/title[1]")
+        {
+            let t = r.field_text(i).trim().to_string();
+            if !all.contains(&t) {
+                all.push(t);
+            }
+        }
+    }
+    Some((title, all))
+}
+
+/// The path of the group definition whose id is the one beside a posted number, the
+/// nearest to it when several share the id.
+fn group_definition<'r>(r: &'r EvidenceRecord, place: &str) -> Option<&'r str> {
+    let id = sibling(r, place, "groupId").or_else(|| sibling(r, place, "group_id"))?;
+    let id = id.trim();
+    // the definition nearest the place (longest shared path)
     let mut best: Option<(usize, &str)> = None;
     for (i, l) in r.locators.iter().enumerate() {
         let Some(parent) = l
@@ -1427,28 +1463,7 @@ fn posted_group(r: &EvidenceRecord, place: &str) -> Option<(String, Vec<String>)
             best = Some((shared, parent));
         }
     }
-    let (_, parent) = best?;
-    let title = title_of(parent)?;
-    // the list the definition sits in: `…/eventGroups/` or `…/group_list[1]/group[`
-    let list = match parent.rfind("/group[") {
-        Some(k) => &parent[..k + "/group[".len()],
-        None => &parent[..parent.rfind('/')? + 1],
-    };
-    let mut all: Vec<String> = Vec::new();
-    for (i, l) in r.locators.iter().enumerate() {
-        // `4/title` (JSON) or `3]/title[1]` (XML) after the list's prefix
-        if let Some(rest) = l.strip_prefix(list)
-            && let Some((k, tail)) = rest.split_once(['/', ']'])
-            && k.chars().all(|c| c.is_ascii_digit())
-            && matches!(tail, "title" | "/title[1]")
-        {
-            let t = r.field_text(i).trim().to_string();
-            if !all.contains(&t) {
-                all.push(t);
-            }
-        }
-    }
-    Some((title, all))
+    best.map(|(_, parent)| parent)
 }
 
 /// A trial record's protocol text (every field outside its results), lower-cased, and

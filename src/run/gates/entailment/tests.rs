@@ -93,6 +93,14 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "In elderly subjects, the mean Cmax was 384 ng/mL.",
             ),
             (
+                "/clinical_studies/2",
+                "Doses of placebo, 20 or 40 mg of tirzepatide were given every other week. Study CD-III evaluated 619 patients who had an inadequate response to MTX.",
+            ),
+            (
+                "/warnings_and_cautions/2",
+                "Most of the infections occurred within the first eight months after initiation of therapy.",
+            ),
+            (
                 "/adverse_reactions/4",
                 "In Ps trials, ALT elevations ≥ 3 x ULN occurred in 1.7% of tirzepatide-treated patients and 1.7% of control-treated patients.",
             ),
@@ -222,6 +230,7 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         (f("/eventGroups/0/title"), "Placebo qw"),
         (f("/eventGroups/1/id"), "EG001"),
         (f("/eventGroups/1/title"), "Trametinib 2 mg qw"),
+        (f("/eventGroups/0/otherNumAffected"), "43"),
         (f("/otherEvents/0/term"), "Rash"),
         (f("/otherEvents/1/term"), "Tremor"),
         (f("/otherEvents/1/stats/0/groupId"), "EG001"),
@@ -938,6 +947,20 @@ fn a_durations_unit_is_checked_wherever_it_stands_in_the_value() {
     assert_eq!(rule(&judge(&c)), Some(Rule::Unit));
     c.value = "Malignancies after a median of 30 months of therapy".into();
     assert_ne!(rule(&judge(&c)), Some(Rule::Unit));
+}
+
+#[test]
+fn a_duration_written_in_words_keeps_its_unit() {
+    let q = "Most of the infections occurred within the first eight months after initiation of therapy.";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Most infections occurred within the first eight weeks of therapy",
+        q,
+    );
+    assert_eq!(rule(&judge(&c)), Some(Rule::Unit));
+    c.value = "Most infections occurred within the first eight months of therapy".into();
+    assert_eq!(judge(&c), Entailment::Holds);
 }
 
 #[test]
@@ -2175,5 +2198,47 @@ fn thresholds_ranges_and_a_groups_own_parenthesis_are_no_list_of_groups() {
         rule(&judge(&c)),
         Some(Rule::Arm),
         "80 and 90 are thresholds, not the values of two groups"
+    );
+}
+
+#[test]
+fn a_count_of_a_group_definition_is_that_groups() {
+    let m = "/resultsSection/adverseEventsModule/eventGroups/0/otherNumAffected";
+    let mut c = claim("trametinib", "safety.common_adverse_reactions", "43", "43");
+    c.locator = Some(m.into());
+    c.unit = Some("participants".into());
+    c.arm = Some("Trametinib 2 mg qw".into());
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Arm),
+        "43 is the placebo group's"
+    );
+    c.arm = Some("Placebo qw".into());
+    assert_eq!(judge(&c), Entailment::Holds);
+}
+
+#[test]
+fn a_dose_before_its_drug_and_a_prior_therapy_are_read() {
+    let q = "Doses of placebo, 20 or 40 mg of tirzepatide were given every other week. Study CD-III evaluated 619 patients who had an inadequate response to MTX.";
+    let mut c = claim(
+        "tirzepatide",
+        "identity.dose",
+        "20 or 40 mg every other week",
+        q,
+    );
+    c.arm = Some("tirzepatide".into());
+    assert_eq!(
+        judge(&c),
+        Entailment::Holds,
+        "20 and 40 mg are tirzepatide's"
+    );
+    c.arm = Some("placebo".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm));
+    let mut c = claim("tirzepatide", "trials.enrollment", "619 patients", q);
+    c.arm = Some("tirzepatide or placebo with MTX".into());
+    assert_ne!(
+        rule(&judge(&c)),
+        Some(Rule::Arm),
+        "MTX is the therapy the patients had before, not a group"
     );
 }

@@ -44,6 +44,12 @@ fn mentions(t: &Text<'_>, claimed: &[String], others: &[String]) -> Vec<Mention>
             // a therapy beside the group's, or one it lacks, is no group
             || (i >= 1 && matches!(t.word(i - 1), Some("concomitant" | "without")))
             || (i >= 2 && t.word(i - 1) == Some("receiving") && t.word(i - 2) == Some("not"))
+            // "an inadequate response to MTX": a therapy the patients had before, not a
+            // group of the trial
+            || (i >= 3
+                && t.word(i - 1) == Some("to")
+                && t.word(i - 2) == Some("response")
+                && matches!(t.word(i - 3), Some("inadequate" | "incomplete" | "insufficient")))
         {
             continue;
         }
@@ -106,6 +112,22 @@ fn bind_arm<'m>(t: &Text<'_>, at: usize, ms: &'m [Mention]) -> Result<Option<&'m
             && let Some(m) = ms.iter().find(|m| m.at > k && m.at <= k + 5)
         {
             return Ok(Some(m));
+        }
+    }
+    // a dose written before the drug it doses ("Doses of placebo, 20 or 40 mg HUMIRA")
+    {
+        let mut k = group[group.len() - 1] + 1;
+        if matches!(t.word(k), Some("mg" | "mcg" | "µg" | "g")) {
+            k += 1;
+            while t.tokens.get(k).is_some_and(|x| x.text == "/") && t.word(k + 1).is_some() {
+                k += 2;
+            }
+            if t.word(k) == Some("of") {
+                k += 1;
+            }
+            if let Some(m) = ms.iter().find(|m| m.at == k) {
+                return Ok(Some(m));
+            }
         }
     }
     // a list in a parenthesis right after a group is that group's ("a daily dose of
@@ -753,6 +775,40 @@ fn row_label_duration<'t>(t: &'t Text<'t>, at: usize) -> Option<&'t str> {
 }
 
 /// The rules on a quote read as text, by the binder.
+/// Numbers written as words, which the digit rules do not see.
+const SPELLED: &[&str] = &[
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve", "fifteen", "eighteen", "twenty", "thirty", "forty", "fifty",
+];
+
+/// A duration whose number is written as a word: "the first eight months" in the quote
+/// is not "the first eight weeks", when the quote gives that number in no other unit.
+fn spelled_duration(vt: &Text<'_>, t: &Text<'_>) -> Option<String> {
+    for k in 0..vt.tokens.len() {
+        let n = vt.tokens[k].lower.as_str();
+        if !SPELLED.contains(&n) {
+            continue;
+        }
+        let Some((w, u)) = vt
+            .word(k + 1)
+            .and_then(|w| super::binder::time_unit(w).map(|u| (w, u)))
+        else {
+            continue;
+        };
+        let units: Vec<(&str, Option<f64>)> = (0..t.tokens.len())
+            .filter(|&i| t.tokens[i].lower == n)
+            .map(|i| {
+                let q = t.word(i + 1).unwrap_or("");
+                (q, super::binder::time_unit(q))
+            })
+            .collect();
+        if !units.is_empty() && units.iter().all(|(_, q)| q.is_some_and(|q| q != u)) {
+            return Some(format!("the quote gives {n} in {}, not in {w}", units[0].0));
+        }
+    }
+    None
+}
+
 pub(super) fn text(
     c: &Claim,
     t: &Text<'_>,
@@ -784,6 +840,9 @@ pub(super) fn text(
                 if *high { "above" } else { "below" }
             ),
         );
+    }
+    if let Some(why) = spelled_duration(&vt, t) {
+        return Entailment::Fails(Rule::Unit, why);
     }
     let nums: Vec<usize> = (0..vt.tokens.len())
         .filter(|&k| vt.tokens[k].kind == Kind::Number)
