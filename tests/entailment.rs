@@ -202,17 +202,17 @@ fn the_real_corpus_pairs_are_judged_as_the_analyst_judged_them() {
         ("fifteenth", 0.2, 0.07),
         ("sixteenth", 0.1, 0.07),
         ("seventeenth", 0.17, 0.17),
-        ("eighteenth", 0.04, 0.07),
-        ("nineteenth", 0.1, 0.07),
+        ("eighteenth", 0.04, 0.04),
+        ("nineteenth", 0.1, 0.04),
         ("twentieth", 0.03, 0.35),
         ("twentyfirst", 0.17, 0.14),
         ("twentysecond", 0.1, 0.1),
-        ("twentythird", 0.1, 0.14),
-        ("twentyfourth", 0.07, 0.1),
+        ("twentythird", 0.1, 0.07),
+        ("twentyfourth", 0.07, 0.07),
         ("twentyfifth", 0.1, 0.14),
-        ("twentysixth", 0.14, 0.17),
+        ("twentysixth", 0.14, 0.14),
         ("twentyseventh", 0.17, 0.07),
-        ("twentyeighth", 0.17, 0.17),
+        ("twentyeighth", 0.17, 0.14),
     ] {
         let (t, misses) = score(lake.path(), &set(&format!("{name}_real.jsonl")));
         report(name, &t, &misses);

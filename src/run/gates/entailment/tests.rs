@@ -93,6 +93,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "In elderly subjects, the mean Cmax was 384 ng/mL.",
             ),
             (
+                "/clinical_studies/3",
+                "There was evidence of anterograde amnesia, predominantly at doses above 10 mg.",
+            ),
+            (
                 "/clinical_studies/2",
                 "Doses of placebo, 20 or 40 mg of tirzepatide were given every other week. Study CD-III evaluated 619 patients who had an inadequate response to MTX.",
             ),
@@ -2241,4 +2245,18 @@ fn a_dose_before_its_drug_and_a_prior_therapy_are_read() {
         Some(Rule::Arm),
         "MTX is the therapy the patients had before, not a group"
     );
+}
+
+#[test]
+fn doses_above_a_bound_are_not_the_bound() {
+    let q = "There was evidence of anterograde amnesia, predominantly at doses above 10 mg.";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Anterograde amnesia predominantly at the recommended 10 mg dose",
+        q,
+    );
+    assert_eq!(rule(&judge(&c)), Some(Rule::Dose));
+    c.value = "Anterograde amnesia predominantly at doses above 10 mg".into();
+    assert_eq!(judge(&c), Entailment::Holds);
 }

@@ -775,6 +775,47 @@ fn row_label_duration<'t>(t: &'t Text<'t>, at: usize) -> Option<&'t str> {
 }
 
 /// The rules on a quote read as text, by the binder.
+/// Doses past a bound claimed as the bound itself: "predominantly at doses above 10 mg"
+/// (or "above the recommended elderly dose of 5 mg") is not "at the recommended 10 mg
+/// dose", unless the value says it is beyond too.
+fn doses_beyond(vt: &Text<'_>, t: &Text<'_>) -> Option<String> {
+    const BEYOND: &[&str] = &["above", "exceeding", "over", "higher", "greater", "more"];
+    let beyond_in_value = vt.tokens.iter().any(|x| {
+        BEYOND.contains(&x.lower.as_str()) || matches!(x.text, ">" | "≥" | "exceed" | "exceeds")
+    });
+    if beyond_in_value {
+        return None;
+    }
+    for i in 0..t.tokens.len() {
+        if !matches!(t.word(i), Some("dose" | "doses" | "dosages")) {
+            continue;
+        }
+        let bound = match (t.word(i + 1), t.word(i + 2)) {
+            (Some("above" | "exceeding" | "over"), _) => i + 2,
+            (Some("higher" | "greater"), Some("than")) => i + 3,
+            _ => continue,
+        };
+        // the bound's number, before the sentence or clause ends
+        let Some(k) = (bound..t.tokens.len().min(bound + 8))
+            .take_while(|&k| !matches!(t.tokens[k].text, "." | ";" | ","))
+            .find(|&k| t.tokens[k].kind == Kind::Number)
+        else {
+            continue;
+        };
+        if !matches!(t.word(k + 1), Some("mg" | "mcg" | "µg" | "g")) {
+            continue;
+        }
+        let n = t.tokens[k].lower.as_str();
+        if !vt.numbers_equal(n).is_empty() {
+            return Some(format!(
+                "the quote speaks of doses above {n} {}, and the claim of {n} {0} itself",
+                t.tokens[k + 1].text
+            ));
+        }
+    }
+    None
+}
+
 /// Numbers written as words, which the digit rules do not see.
 const SPELLED: &[&str] = &[
     "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -840,6 +881,9 @@ pub(super) fn text(
                 if *high { "above" } else { "below" }
             ),
         );
+    }
+    if let Some(why) = doses_beyond(&vt, t) {
+        return Entailment::Fails(Rule::Dose, why);
     }
     if let Some(why) = spelled_duration(&vt, t) {
         return Entailment::Fails(Rule::Unit, why);
