@@ -117,7 +117,7 @@ fn bind_arm<'m>(t: &Text<'_>, at: usize, ms: &'m [Mention]) -> Result<Option<&'m
     // a dose written before the drug it doses ("Doses of placebo, 20 or 40 mg HUMIRA")
     {
         let mut k = group[group.len() - 1] + 1;
-        if matches!(t.word(k), Some("mg" | "mcg" | "µg" | "g")) {
+        if t.word(k).is_some_and(mass_word) {
             k += 1;
             while t.tokens.get(k).is_some_and(|x| x.text == "/") && t.word(k + 1).is_some() {
                 k += 2;
@@ -774,7 +774,11 @@ fn row_label_duration<'t>(t: &'t Text<'t>, at: usize) -> Option<&'t str> {
         .find(|w| super::binder::time_unit(w).is_some())
 }
 
-/// The rules on a quote read as text, by the binder.
+/// A word that is a unit of mass, as a dose is written ("40 mg", "200 mcg").
+fn mass_word(w: &str) -> bool {
+    matches!(w, "mg" | "mcg" | "µg" | "g")
+}
+
 /// Doses past a bound claimed as the bound itself: "predominantly at doses above 10 mg"
 /// (or "above the recommended elderly dose of 5 mg") is not "at the recommended 10 mg
 /// dose", unless the value says it is beyond too.
@@ -802,7 +806,7 @@ fn doses_beyond(vt: &Text<'_>, t: &Text<'_>) -> Option<String> {
         else {
             continue;
         };
-        if !matches!(t.word(k + 1), Some("mg" | "mcg" | "µg" | "g")) {
+        if !t.word(k + 1).is_some_and(mass_word) {
             continue;
         }
         let n = t.tokens[k].lower.as_str();
@@ -822,12 +826,14 @@ const SPELLED: &[&str] = &[
     "twelve", "fifteen", "eighteen", "twenty", "thirty", "forty", "fifty",
 ];
 
-/// A duration whose number is written as a word: "the first eight months" in the quote
-/// is not "the first eight weeks", when the quote gives that number in no other unit.
-fn spelled_duration(vt: &Text<'_>, t: &Text<'_>) -> Option<String> {
+/// A duration's unit: "30 months" in the quote is not "30 weeks", wherever the number
+/// stands in the value, and "the first eight months" is not "the first eight weeks" (a
+/// number written as a word is matched as that word).
+fn duration_unit(vt: &Text<'_>, t: &Text<'_>) -> Option<String> {
     for k in 0..vt.tokens.len() {
-        let n = vt.tokens[k].lower.as_str();
-        if !SPELLED.contains(&n) {
+        let x = &vt.tokens[k];
+        let spelled = x.kind == Kind::Word && SPELLED.contains(&x.lower.as_str());
+        if x.kind != Kind::Number && !spelled {
             continue;
         }
         let Some((w, u)) = vt
@@ -836,11 +842,22 @@ fn spelled_duration(vt: &Text<'_>, t: &Text<'_>) -> Option<String> {
         else {
             continue;
         };
-        let units: Vec<(&str, Option<f64>)> = (0..t.tokens.len())
-            .filter(|&i| t.tokens[i].lower == n)
-            .map(|i| {
-                let q = t.word(i + 1).unwrap_or("");
-                (q, super::binder::time_unit(q))
+        let n = x.lower.as_str();
+        let at: Vec<usize> = if spelled {
+            (0..t.tokens.len())
+                .filter(|&i| t.tokens[i].lower == n)
+                .collect()
+        } else {
+            t.numbers_equal(n)
+        };
+        let units: Vec<(&str, Option<f64>)> = at
+            .into_iter()
+            .map(|i| match t.word(i + 1) {
+                Some(q) => (q, super::binder::time_unit(q)),
+                // a table row's unit in its label: "Median Time to Failure (Months)
+                // [95% CI] 3.0 [2.7, 3.7] 5.6 …" gives its durations in months
+                None => row_label_duration(t, i)
+                    .map_or(("", None), |q| (q, super::binder::time_unit(q))),
             })
             .collect();
         if !units.is_empty() && units.iter().all(|(_, q)| q.is_some_and(|q| q != u)) {
@@ -850,6 +867,7 @@ fn spelled_duration(vt: &Text<'_>, t: &Text<'_>) -> Option<String> {
     None
 }
 
+/// The rules on a quote read as text, by the binder.
 pub(super) fn text(
     c: &Claim,
     t: &Text<'_>,
@@ -885,7 +903,7 @@ pub(super) fn text(
     if let Some(why) = doses_beyond(&vt, t) {
         return Entailment::Fails(Rule::Dose, why);
     }
-    if let Some(why) = spelled_duration(&vt, t) {
+    if let Some(why) = duration_unit(&vt, t) {
         return Entailment::Fails(Rule::Unit, why);
     }
     let nums: Vec<usize> = (0..vt.tokens.len())
@@ -936,34 +954,6 @@ pub(super) fn text(
             .take(1)
             .collect()
     };
-    // a duration's unit: "30 months" in the quote is not "30 weeks", wherever the number
-    // stands in the value
-    for &k in &nums {
-        let Some((w, u)) = vt
-            .word(k + 1)
-            .and_then(|w| super::binder::time_unit(w).map(|u| (w, u)))
-        else {
-            continue;
-        };
-        let n = vt.tokens[k].lower.as_str();
-        let units: Vec<(&str, Option<f64>)> = t
-            .numbers_equal(n)
-            .into_iter()
-            .map(|i| match t.word(i + 1) {
-                Some(q) => (q, super::binder::time_unit(q)),
-                // a table row's unit in its label: "Median Time to Failure (Months)
-                // [95% CI] 3.0 [2.7, 3.7] 5.6 …" gives its durations in months
-                None => row_label_duration(t, i)
-                    .map_or(("", None), |q| (q, super::binder::time_unit(q))),
-            })
-            .collect();
-        if !units.is_empty() && units.iter().all(|(_, q)| q.is_some_and(|q| q != u)) {
-            return Entailment::Fails(
-                Rule::Unit,
-                format!("the quote gives {n} in {}, not in {w}", units[0].0),
-            );
-        }
-    }
     let only = nums.len() == 1;
     // rows of a table whose header is above the quote in its field: the value's own
     // numbers (not one the value gives another group: "(placebo 3%)")
