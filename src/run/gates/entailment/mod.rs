@@ -1520,23 +1520,34 @@ fn posted_comparison(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entai
     if other.is_empty() {
         return None;
     }
-    // the list the place's number sits in: `…/measurements/k/value`, `…/stats/k/numAffected`
-    let (list, rest) = ["/measurements/", "/stats/"].iter().find_map(|m| {
-        place
-            .rfind(m)
-            .map(|i| (&place[..i + m.len()], &place[i + m.len()..]))
-    })?;
-    let (own_k, key) = rest.split_once('/')?;
-    let number = |k: &str, key: &str| -> Option<f64> {
-        let want = format!("{list}{k}/{key}");
+    // the list the place's number sits in: `…/measurements/k/value`,
+    // `…/stats/k/numAffected`, legacy `…/counts[k]/@subjects_affected`,
+    // `…/measurement[k]/@value`; `tail` is what follows the index
+    let (list, own_k, tail) = ["/measurements/", "/stats/", "/counts[", "/measurement["]
+        .iter()
+        .find_map(|m| {
+            let i = place.rfind(m)? + m.len();
+            let digits = place[i..].bytes().take_while(u8::is_ascii_digit).count();
+            (digits > 0).then(|| (&place[..i], &place[i..i + digits], &place[i + digits..]))
+        })?;
+    let key = tail.trim_start_matches([']', '/', '@']);
+    let number = |k: &str, tail: &str| -> Option<f64> {
+        let want = format!("{list}{k}{tail}");
         let i = r.locators.iter().position(|l| *l == want)?;
         r.field_text(i).trim().parse().ok()
     };
     // a count of affected is compared as a rate of those at risk
+    let at_risk = tail
+        .replace("numAffected", "numAtRisk")
+        .replace("numEvents", "numAtRisk")
+        .replace("@subjects_affected", "@subjects_at_risk")
+        .replace("@events", "@subjects_at_risk");
     let value = |k: &str| -> Option<f64> {
-        let n = number(k, key)?;
+        let n = number(k, tail)?;
         match key {
-            "numAffected" | "numEvents" => number(k, "numAtRisk").map(|d| n / d.max(1.0)),
+            "numAffected" | "numEvents" | "subjects_affected" | "events" => {
+                number(k, &at_risk).map(|d| n / d.max(1.0))
+            }
             _ => Some(n),
         }
     };
@@ -1544,11 +1555,11 @@ fn posted_comparison(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entai
     let ks: Vec<&str> = r
         .locators
         .iter()
-        .filter_map(|l| l.strip_prefix(list)?.strip_suffix(&format!("/{key}")))
+        .filter_map(|l| l.strip_prefix(list)?.strip_suffix(tail))
         .filter(|k| *k != own_k && k.chars().all(|c| c.is_ascii_digit()))
         .collect();
     for k in ks {
-        let Some((title, _)) = posted_group(r, &format!("{list}{k}/{key}")) else {
+        let Some((title, _)) = posted_group(r, &format!("{list}{k}{tail}")) else {
             continue;
         };
         let t = distinctive(&title);
@@ -1562,7 +1573,7 @@ fn posted_comparison(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entai
                 Rule::Direction,
                 format!(
                     "the record's number for {title:?} is {}: the claim's group is not {} it",
-                    number(k, key).map_or(String::new(), |n| n.to_string()),
+                    number(k, tail).map_or(String::new(), |n| n.to_string()),
                     if more { "above" } else { "below" }
                 ),
             ));
@@ -2498,18 +2509,37 @@ fn group_arm(c: &Claim, group: &str, scope: &Scope, cx: &Context<'_>) -> Option<
         // a claimed arm of two sides ("Zolpidem <=10 mg vs placebo") whose value gives
         // each side a number ("7% with zolpidem vs 6% with placebo") has a group on either
         // side: the column is one of them when its comparators are one side's
-        let a_side = || {
-            let numbers = Text::new(&c.value)
-                .tokens
-                .iter()
-                .filter(|t| t.kind == Kind::Number)
-                .count();
-            numbers >= 2
-                && two_sides(&a.to_lowercase()).is_some_and(|(x, y)| {
-                    comp(&distinctive(x)) == theirs || comp(&distinctive(y)) == theirs
-                })
+        // the side a two-sided arm's value gives its number to: each side's when it gives
+        // one per side ("7% with zolpidem vs 6% with placebo"); else the side its one
+        // number is bound to ("more frequent with nivolumab (18 patients) than with
+        // docetaxel"). Some(whether the column is that side), None when it says no side.
+        let value_side = || -> Option<bool> {
+            let names: Vec<String> = scope.names.iter().flat_map(|n| distinctive(n)).collect();
+            // (a comparison's own column, an estimate's, is no one side's)
+            if two_sides(&group.to_lowercase()).is_some()
+                || (!comp(&distinctive(group)).is_empty() && names_group(&names, group))
+            {
+                return None;
+            }
+            let (x, y) = two_sides(&a.to_lowercase())
+                .map(|(x, y)| (comp(&distinctive(x)), comp(&distinctive(y))))?;
+            let vt = Text::new(&c.value);
+            let numbers: Vec<usize> = (0..vt.tokens.len())
+                .filter(|&i| vt.tokens[i].kind == Kind::Number)
+                .collect();
+            match numbers[..] {
+                [] => None,
+                [at] => match text::group_of(&vt, at, &names).ok().flatten()? {
+                    (_, true) => Some(theirs.is_empty() && (x.is_empty() || y.is_empty())),
+                    (w, false) => Some(theirs.contains(&w) && (x == theirs || y == theirs)),
+                },
+                _ => (x == theirs || y == theirs).then_some(true),
+            }
         };
-        if mine != theirs && !(mine.is_empty() && theirs.is_empty()) && !a_side() {
+        let side = value_side();
+        if side == Some(false)
+            || (mine != theirs && !(mine.is_empty() && theirs.is_empty()) && side.is_none())
+        {
             return Some(Entailment::Fails(
                 Rule::Arm,
                 format!(

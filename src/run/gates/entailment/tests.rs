@@ -2260,3 +2260,65 @@ fn doses_above_a_bound_are_not_the_bound() {
     c.value = "Anterograde amnesia predominantly at doses above 10 mg".into();
     assert_eq!(judge(&c), Entailment::Holds);
 }
+
+#[test]
+fn a_two_sided_arms_one_number_is_the_side_the_value_gives_it_to() {
+    let ae = "/resultsSection/adverseEventsModule/otherEvents/0/stats";
+    let mut c = claim(
+        "trametinib",
+        "safety.common_adverse_reactions",
+        "Rash: trametinib (37 participants) vs placebo",
+        "37",
+    );
+    c.arm = Some("Trametinib vs placebo".into());
+    c.locator = Some(format!("{ae}/1/numAffected"));
+    assert_ne!(rule(&judge(&c)), Some(Rule::Arm), "37 is trametinib's");
+    // placebo's 11, given to trametinib by the value
+    c.value = "Rash: trametinib (11 participants) vs placebo".into();
+    c.quote = Some("11".into());
+    c.locator = Some(format!("{ae}/0/numAffected"));
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm), "11 is placebo's");
+    c.value = "Rash: trametinib vs placebo (11 participants)".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Arm));
+}
+
+#[test]
+fn a_legacy_posted_count_is_compared_with_the_other_groups_in_its_row() {
+    let e = "/clinical_study[1]/clinical_results[1]/reported_events[1]";
+    let ev_ = format!("{e}/serious_events[1]/category_list[1]/category[1]/event_list[1]/event[1]");
+    let fields = [
+        (
+            format!("{e}/group_list[1]/group[1]/title[1]"),
+            "Fluconazole",
+        ),
+        (format!("{e}/group_list[1]/group[1]/@group_id"), "E1"),
+        (format!("{e}/group_list[1]/group[2]/title[1]"), "Placebo"),
+        (format!("{e}/group_list[1]/group[2]/@group_id"), "E2"),
+        (format!("{ev_}/sub_title[1]"), "Respiratory failure"),
+        (format!("{ev_}/counts[1]/@group_id"), "E1"),
+        (format!("{ev_}/counts[1]/@subjects_affected"), "9"),
+        (format!("{ev_}/counts[1]/@subjects_at_risk"), "188"),
+        (format!("{ev_}/counts[2]/@group_id"), "E2"),
+        (format!("{ev_}/counts[2]/@subjects_affected"), "2"),
+        (format!("{ev_}/counts[2]/@subjects_at_risk"), "173"),
+    ];
+    let fields: Vec<(&str, &str)> = fields.iter().map(|(l, t)| (l.as_str(), *t)).collect();
+    let mut ev = Evidence::default();
+    record(&mut ev, "ctgov:NCT11@gg", Family::Ctgov, &fields);
+    let place = format!("{ev_}/counts[1]/@subjects_affected");
+    let mut c = claim(
+        "fluconazole",
+        "safety.serious_ae_affected",
+        "Respiratory failure less frequent with fluconazole (9 infants) than with placebo",
+        "9",
+    );
+    let r = &ev.records[0];
+    assert_eq!(
+        rule(&posted_comparison(&c, r, &place).unwrap()),
+        Some(Rule::Direction),
+        "9 of 188 is above 2 of 173"
+    );
+    c.value =
+        "Respiratory failure more frequent with fluconazole (9 infants) than with placebo".into();
+    assert!(posted_comparison(&c, r, &place).is_none());
+}
