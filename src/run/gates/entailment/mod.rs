@@ -2517,7 +2517,11 @@ fn group_arm(c: &Claim, group: &str, scope: &Scope, cx: &Context<'_>) -> Option<
             let names: Vec<String> = scope.names.iter().flat_map(|n| distinctive(n)).collect();
             // (a comparison's own column, an estimate's, is no one side's)
             if two_sides(&group.to_lowercase()).is_some()
-                || (!comp(&distinctive(group)).is_empty() && names_group(&names, group))
+                || (names_group(&names, group)
+                    && distinctive(group).iter().any(|w| {
+                        !names.contains(w)
+                            && (COMPARATORS.contains(&w.as_str()) || text::drug_like(w))
+                    }))
             {
                 return None;
             }
