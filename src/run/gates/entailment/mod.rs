@@ -838,6 +838,97 @@ fn outcome_population(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Enta
     })
 }
 
+/// A posted baseline characteristic (its mean FEV1, its BMI) is a value at baseline: a
+/// value claimed from it must say so, not stand for the end of the study.
+fn at_baseline(c: &Claim, place: &str) -> Option<Entailment> {
+    let baseline = place.contains("/baselineCharacteristicsModule/measures/")
+        || place.contains("/clinical_results[1]/baseline[1]/measure_list[");
+    if !baseline || !c.field.starts_with("efficacy.") {
+        return None;
+    }
+    let said = words(&format!(
+        "{} {}",
+        c.endpoint.as_deref().unwrap_or(""),
+        c.value
+    ));
+    (!said.iter().any(|w| w == "baseline")).then(|| {
+        Entailment::Fails(
+            Rule::TimePoint,
+            "the record gives this number among the baseline characteristics, a value at baseline, which the claim does not say".into(),
+        )
+    })
+}
+
+/// A posted baseline count of a class or category ("United States" of the region of
+/// enrollment, "Children (2-11 years)" of the age groups) counts only those: the claim
+/// must name it when the measure divides participants into several.
+fn baseline_subgroup(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
+    // (the item's marker, what ends its index, its title's key)
+    let levels: [(&str, &str, &str); 4] = [
+        ("/classes/", "/", "/title"),
+        ("/categories/", "/", "/title"),
+        ("/class[", "]", "]/title[1]"),
+        ("/category[", "]", "]/title[1]"),
+    ];
+    if !(place.contains("/baselineCharacteristicsModule/measures/")
+        || place.contains("/clinical_results[1]/baseline[1]/measure_list["))
+    {
+        return None;
+    }
+    let norm = |s: &str| -> Vec<String> {
+        words(s)
+            .iter()
+            .map(|w| text::stem_of(sex_word(w)).to_string())
+            .filter(|w| !GENERIC.contains(&w.as_str()) && !matches!(w.as_str(), "year" | "years"))
+            .collect()
+    };
+    let said = norm(&said(c));
+    for (marker, end, title_key) in levels {
+        let Some(i) = place.rfind(marker) else {
+            continue;
+        };
+        let list = &place[..i + marker.len()];
+        let Some(own) = place[list.len()..].split(end).next() else {
+            continue;
+        };
+        let titles: Vec<(&str, &str)> = r
+            .locators
+            .iter()
+            .enumerate()
+            .filter_map(|(k, l)| {
+                let idx = l.strip_prefix(list)?.strip_suffix(title_key)?;
+                idx.chars()
+                    .all(|ch| ch.is_ascii_digit())
+                    .then(|| (idx, r.field_text(k).trim()))
+            })
+            .filter(|(_, t)| !t.is_empty())
+            .collect();
+        if titles.len() < 2 {
+            continue;
+        }
+        let Some((_, title)) = titles.iter().find(|(k, _)| *k == own) else {
+            continue;
+        };
+        let mine = norm(title);
+        if mine.is_empty() || mine.iter().any(|w| said.contains(w)) {
+            continue;
+        }
+        return Some(Entailment::Fails(
+            Rule::Population,
+            format!(
+                "the record gives this number for the baseline {} {:?} only, which the claim does not name",
+                if marker.contains("categor") {
+                    "category"
+                } else {
+                    "class"
+                },
+                crate::domain::one_line(title)
+            ),
+        ));
+    }
+    None
+}
+
 /// A posted number is claimed for another outcome of the record, or another class of its
 /// outcome: against some other, the claim's endpoint has none of the words that set this
 /// one's title apart ("Dyspnea") and some of those that set the other's apart ("Global
@@ -2096,6 +2187,12 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
     if let Some(v) = row_context(c, r, &place) {
         return v;
     }
+    if let Some(v) = at_baseline(c, &place) {
+        return v;
+    }
+    if let Some(v) = baseline_subgroup(c, r, &place) {
+        return v;
+    }
     if let Some(v) = outcome_population(c, r, &place) {
         return v;
     }
@@ -2166,6 +2263,22 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
                 );
             }
         }
+    }
+    // a posted adverse event's count of those affected is a count, not a share of them
+    if [
+        "/numAffected",
+        "/numAtRisk",
+        "/@subjects_affected",
+        "/@subjects_at_risk",
+    ]
+    .iter()
+    .any(|k| place.ends_with(k))
+        && let Some(want) = claim_unit(c, cx.units).filter(|u| matches!(*u, "%" | "proportion"))
+    {
+        return Entailment::Fails(
+            Rule::Unit,
+            format!("the record's number at {place} counts participants, it is not a {want}"),
+        );
     }
     // a table column's name is its unit: `count` is no rate per 100,000
     if r.family == crate::domain::Family::Epi

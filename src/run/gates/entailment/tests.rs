@@ -2322,3 +2322,74 @@ fn a_legacy_posted_count_is_compared_with_the_other_groups_in_its_row() {
         "Respiratory failure more frequent with fluconazole (9 infants) than with placebo".into();
     assert!(posted_comparison(&c, r, &place).is_none());
 }
+
+#[test]
+fn a_posted_count_of_those_affected_is_no_percentage() {
+    let mut c = claim(
+        "trametinib",
+        "safety.common_adverse_reactions",
+        "Rash in 37% of patients",
+        "37",
+    );
+    c.arm = Some("Trametinib 2 mg qw".into());
+    c.unit = Some("%".into());
+    c.locator =
+        Some("/resultsSection/adverseEventsModule/otherEvents/0/stats/1/numAffected".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Unit), "37 of 97 is a count");
+    c.value = "Rash in 37 participants".into();
+    c.unit = Some("participants".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Unit));
+}
+
+#[test]
+fn a_baseline_characteristic_is_at_baseline_and_of_its_own_class() {
+    let m = "/resultsSection/baselineCharacteristicsModule/measures";
+    let fields = [
+        (format!("{m}/0/title"), "Region of Enrollment"),
+        (format!("{m}/0/classes/0/title"), "United States"),
+        (
+            format!("{m}/0/classes/0/categories/0/measurements/0/value"),
+            "837",
+        ),
+        (format!("{m}/0/classes/1/title"), "Mexico"),
+        (
+            format!("{m}/0/classes/1/categories/0/measurements/0/value"),
+            "10",
+        ),
+        (format!("{m}/1/title"), "FEV1"),
+        (
+            format!("{m}/1/classes/0/categories/0/measurements/0/value"),
+            "92.75",
+        ),
+    ];
+    let fields: Vec<(&str, &str)> = fields.iter().map(|(l, t)| (l.as_str(), *t)).collect();
+    let mut ev = Evidence::default();
+    record(&mut ev, "ctgov:NCT12@hh", Family::Ctgov, &fields);
+    let r = &ev.records[0];
+    let place = format!("{m}/0/classes/0/categories/0/measurements/0/value");
+    let mut c = claim("trametinib", "trials.enrollment", "837 participants", "837");
+    c.population = Some("all randomized participants".into());
+    assert_eq!(
+        rule(&baseline_subgroup(&c, r, &place).unwrap()),
+        Some(Rule::Population),
+        "837 were enrolled in the United States"
+    );
+    c.population = Some("participants enrolled in the United States".into());
+    assert!(baseline_subgroup(&c, r, &place).is_none());
+    // a measure of one untitled class divides no one
+    let fev = format!("{m}/1/classes/0/categories/0/measurements/0/value");
+    assert!(baseline_subgroup(&c, r, &fev).is_none());
+    let mut c = claim(
+        "trametinib",
+        "efficacy.value",
+        "FEV1 of 92.75% at the end of the study",
+        "92.75",
+    );
+    assert_eq!(rule(&at_baseline(&c, &fev).unwrap()), Some(Rule::TimePoint));
+    c.value = "Baseline FEV1 of 92.75%".into();
+    assert!(at_baseline(&c, &fev).is_none());
+    // a count of participants is no value at a time point
+    c.field = "trials.enrollment".into();
+    c.value = "FEV1 of 92.75%".into();
+    assert!(at_baseline(&c, &fev).is_none());
+}
