@@ -2241,6 +2241,7 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         if let Some((group, all)) = posted_group(r, &place)
             && let Some(v) = group_arm(c, &group, s, cx)
                 .or_else(|| narrower_group(c, &group, &all))
+                .or_else(|| period_group(c, &group, &all))
                 .or_else(|| cohort_group(c, &group))
         {
             return v;
@@ -2296,7 +2297,7 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
     // open-label extension of the double-blind arm)
     if cells.is_some()
         && let Some((group, all)) = posted_group(r, &place)
-        && let Some(v) = narrower_group(c, &group, &all)
+        && let Some(v) = narrower_group(c, &group, &all).or_else(|| period_group(c, &group, &all))
     {
         return v;
     }
@@ -2837,6 +2838,49 @@ fn cohort_group(c: &Claim, group: &str) -> Option<Entailment> {
 /// The claim's arm is exactly one group of the list (every word, none more), and the
 /// number is another's that only adds words to it ("SFE OL CZP 200 mg Q2W (SS)" is the
 /// open-label extension of "CZP 200 mg Q2W (SS)").
+/// The open-label extension ("SFE OL CZP 200 mg Q2W (SS)") and the double-blind period
+/// ("CZP 200 mg Q2W") of one drug are different groups: a number of one is not the
+/// other's, when the record posts both and the claim names the other.
+fn period_group(c: &Claim, group: &str, all: &[String]) -> Option<Entailment> {
+    const OPEN: &[&str] = &[
+        "ol",
+        "ole",
+        "open",
+        "extension",
+        "sfe",
+        "lte",
+        "follow",
+        "followup",
+    ];
+    let open = |s: &str| words(s).iter().any(|w| OPEN.contains(&w.as_str()));
+    let claimed = format!(
+        "{} {} {}",
+        c.arm.as_deref().unwrap_or(""),
+        c.population.as_deref().unwrap_or(""),
+        c.endpoint.as_deref().unwrap_or("")
+    );
+    let arm = c.arm.as_deref().filter(|a| !distinctive(a).is_empty())?;
+    let claims_open = open(&claimed);
+    if open(group) == claims_open {
+        return None;
+    }
+    let cw = distinctive(arm);
+    let other = all
+        .iter()
+        .find(|g| g.as_str() != group && open(g) == claims_open && names_group(&cw, g))?;
+    Some(Entailment::Fails(
+        Rule::Arm,
+        format!(
+            "the record gives this number for the group {group:?}, {} period, not for {other:?}",
+            if claims_open {
+                "of the double-blind"
+            } else {
+                "of the open-label"
+            }
+        ),
+    ))
+}
+
 fn narrower_group(c: &Claim, group: &str, all: &[String]) -> Option<Entailment> {
     let arm = c.arm.as_deref().filter(|a| !a.trim().is_empty())?;
     let set = |s: &str| {

@@ -2393,3 +2393,19 @@ fn a_baseline_characteristic_is_at_baseline_and_of_its_own_class() {
     c.value = "FEV1 of 92.75%".into();
     assert!(at_baseline(&c, &fev).is_none());
 }
+
+#[test]
+fn an_open_label_extensions_number_is_not_the_double_blind_arms() {
+    let mut c = claim(
+        "trametinib",
+        "safety.common_adverse_reactions",
+        "Rash in 29 participants",
+        "29",
+    );
+    c.arm = Some("Trametinib 2 mg qw (double-blind)".into());
+    c.locator =
+        Some("/resultsSection/adverseEventsModule/otherEvents/0/stats/2/numAffected".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm), "29 is the extension's");
+    c.arm = Some("Trametinib 2 mg qw, open-label extension".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Arm));
+}
