@@ -1822,11 +1822,15 @@ fn posted_sign(c: &Claim, r: &EvidenceRecord, place: &str, quote: &str) -> Optio
         .filter(|w| !w.starts_with("improv") && !w.starts_with("wors"))
         .collect();
     let (up, down) = (
-        vw.iter()
-            .any(|w| UP.contains(&w.as_str()) || matches!(w.as_str(), "rose" | "rise" | "rises")),
+        vw.iter().any(|w| {
+            UP.contains(&w.as_str()) || matches!(w.as_str(), "rose" | "rise" | "rises" | "rising")
+        }),
         vw.iter().any(|w| {
             DOWN.contains(&w.as_str())
-                || matches!(w.as_str(), "fell" | "fall" | "falls" | "dropped")
+                || matches!(
+                    w.as_str(),
+                    "fell" | "fall" | "falls" | "falling" | "dropped" | "dropping"
+                )
         }),
     );
     let said_negative = c

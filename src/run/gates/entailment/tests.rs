@@ -2409,3 +2409,47 @@ fn an_open_label_extensions_number_is_not_the_double_blind_arms() {
     c.arm = Some("Trametinib 2 mg qw, open-label extension".into());
     assert_ne!(rule(&judge(&c)), Some(Rule::Arm));
 }
+
+#[test]
+fn a_change_the_quote_denies_in_its_own_words_is_not_claimed() {
+    let q = "At Weeks 12 and 24, patients treated with tirzepatide showed greater improvement from baseline in the SF-36 Physical Component Summary score compared to patients treated with placebo, and no worsening in the SF-36 Mental Component Summary score.";
+    let c = claim(
+        "tirzepatide",
+        "efficacy.comparison",
+        "Tirzepatide worsened the SF-36 Mental Component Summary score versus placebo",
+        q,
+    );
+    let (_, assets) = world();
+    let scope = assets.get("tirzepatide");
+    assert!(text::direction(&c, &Text::new(q), scope).is_some());
+    let c = claim(
+        "tirzepatide",
+        "efficacy.comparison",
+        "No worsening of the SF-36 Mental Component Summary score with tirzepatide",
+        q,
+    );
+    assert!(text::direction(&c, &Text::new(q), scope).is_none());
+}
+
+#[test]
+fn a_posted_fall_is_no_rising_score() {
+    let (ev, _) = world();
+    let r = ev
+        .records
+        .iter()
+        .find(|r| r.source_id == "ctgov:NCT09@dd")
+        .unwrap();
+    let place = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0/classes/0/categories/0/measurements/0/value";
+    let mut c = claim(
+        "trametinib",
+        "efficacy.value",
+        "Dyspnea score rising 2.60 points",
+        "-2.60",
+    );
+    assert_eq!(
+        rule(&posted_sign(&c, r, place, "-2.60").unwrap()),
+        Some(Rule::Direction)
+    );
+    c.value = "Dyspnea score falling 2.60 points".into();
+    assert!(posted_sign(&c, r, place, "-2.60").is_none());
+}

@@ -2905,6 +2905,21 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
     let has = |ws: &[String], lex: &[&str]| ws.iter().any(|w| lex.contains(&w.as_str()));
     let v_any_neg = has(&vw, NEGATIONS);
     let q_any_neg = has(&nw, NEGATIONS);
+    // a change the quote denies in its own words ("no worsening in the SF-36 Mental
+    // Component Summary score") is not the claim's change
+    if !v_any_neg
+        && let Some(w) = vw.iter().find(|w| {
+            (UP.contains(&w.as_str()) || DOWN.contains(&w.as_str()))
+                && nw
+                    .iter()
+                    .enumerate()
+                    .any(|(i, x)| stem(x) == stem(w) && negated_at(&nw, i))
+        })
+    {
+        return Some(format!(
+            "the quote denies what the claim states: it says no {w:?}"
+        ));
+    }
     // "improved" shares no stem with the content words, so test the verbs too
     let v_change = has(&vw, UP) || has(&vw, DOWN) || sup(&v);
     if (q_neg
