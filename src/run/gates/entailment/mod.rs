@@ -2846,22 +2846,13 @@ fn cohort_group(c: &Claim, group: &str) -> Option<Entailment> {
 /// ("CZP 200 mg Q2W") of one drug are different groups: a number of one is not the
 /// other's, when the record posts both and the claim names the other.
 fn period_group(c: &Claim, group: &str, all: &[String]) -> Option<Entailment> {
-    const OPEN: &[&str] = &[
-        "ol",
-        "ole",
-        "open",
-        "extension",
-        "sfe",
-        "lte",
-        "follow",
-        "followup",
-    ];
+    // (a "follow-up visit" of the endpoint is a time, not a period's group)
+    const OPEN: &[&str] = &["ol", "ole", "open", "extension", "sfe", "lte"];
     let open = |s: &str| words(s).iter().any(|w| OPEN.contains(&w.as_str()));
     let claimed = format!(
-        "{} {} {}",
+        "{} {}",
         c.arm.as_deref().unwrap_or(""),
-        c.population.as_deref().unwrap_or(""),
-        c.endpoint.as_deref().unwrap_or("")
+        c.population.as_deref().unwrap_or("")
     );
     let arm = c.arm.as_deref().filter(|a| !distinctive(a).is_empty())?;
     let claims_open = open(&claimed);
