@@ -1228,6 +1228,51 @@ fn dose_for_those_named_before(c: &Claim, quote: &str) -> Option<Entailment> {
     })
 }
 
+/// A dose the quote gives as "doses of" something else ("stable doses of NSAIDs and or
+/// prednisone (≤0.2 mg/kg/day …)"), never naming the asset, is that other drug's; and a
+/// trial's "low dose" or "high dose" is a dose it tested, not the recommended one.
+fn dose_of_another(c: &Claim, quote: &str, scope: Option<&Scope>) -> Option<Entailment> {
+    if c.field != "identity.dose" {
+        return None;
+    }
+    let qw = words(quote);
+    let vw = words(&c.value);
+    let level = qw.windows(2).find_map(|p| {
+        (matches!(p[0].as_str(), "low" | "high" | "lower" | "higher") && p[1] == "dose")
+            .then(|| p[0].clone())
+    });
+    if let Some(level) = level
+        && vw.iter().any(|w| w == "recommended")
+        && !vw
+            .iter()
+            .any(|w| matches!(w.as_str(), "low" | "high" | "lower" | "higher"))
+    {
+        return Some(Entailment::Fails(
+            Rule::Dose,
+            format!("the quote gives the trial's {level} dose, not the recommended one"),
+        ));
+    }
+    let names: Vec<String> = scope?.names.iter().flat_map(|n| words(n)).collect();
+    if qw.iter().any(|w| names.contains(w)) {
+        return None;
+    }
+    let other = qw.windows(3).find_map(|p| {
+        (matches!(p[0].as_str(), "dose" | "doses" | "dosage" | "dosages")
+            && p[1] == "of"
+            && p[2].chars().all(|ch| ch.is_alphabetic())
+            && !GENERIC.contains(&p[2].as_str())
+            && !matches!(
+                p[2].as_str(),
+                "study" | "drug" | "medication" | "medicine" | "therapy" | "up" | "this" | "each"
+            ))
+        .then(|| p[2].clone())
+    })?;
+    Some(Entailment::Fails(
+        Rule::Dose,
+        format!("the quote gives doses of {other}, never naming {}", c.asset),
+    ))
+}
+
 /// A code of two to four capitals then one or two digits and nothing more (MEK1, IL6,
 /// HER2, CD20): a gene's or protein's name, unless its letters are a record's prefix.
 fn gene_like(id: &str) -> bool {
@@ -2057,6 +2102,9 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         return v;
     }
     if let Some(v) = dose_for_those_named_before(c, quote) {
+        return v;
+    }
+    if let Some(v) = dose_of_another(c, quote, scope) {
         return v;
     }
     // field fitness: at the locator given, else at some field holding the quote

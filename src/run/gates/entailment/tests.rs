@@ -2453,3 +2453,36 @@ fn a_posted_fall_is_no_rising_score() {
     c.value = "Dyspnea score falling 2.60 points".into();
     assert!(posted_sign(&c, r, place, "-2.60").is_none());
 }
+
+#[test]
+fn a_dose_of_another_drug_or_of_a_trials_level_is_not_the_recommended_dose() {
+    let (_, assets) = world();
+    let scope = assets.get("tirzepatide");
+    let q = "Patients remained on stable doses of NSAIDs and or prednisone (≤0.2 mg/kg/day or 10 mg/day maximum).";
+    let c = claim(
+        "tirzepatide",
+        "identity.dose",
+        "0.2 mg/kg/day, at most 10 mg/day",
+        q,
+    );
+    assert_eq!(
+        rule(&dose_of_another(&c, q, scope).unwrap()),
+        Some(Rule::Dose)
+    );
+    let q = "Patients remained on stable doses of tirzepatide (10 mg/day maximum).";
+    let c = claim("tirzepatide", "identity.dose", "at most 10 mg/day", q);
+    assert!(dose_of_another(&c, q, scope).is_none());
+    let q = "The low dose was 20 mg every other week for patients weighing ≥40 kg.";
+    let mut c = claim(
+        "tirzepatide",
+        "identity.dose",
+        "Recommended maintenance dose 20 mg every other week",
+        q,
+    );
+    assert_eq!(
+        rule(&dose_of_another(&c, q, scope).unwrap()),
+        Some(Rule::Dose)
+    );
+    c.value = "Low maintenance dose studied: 20 mg every other week".into();
+    assert!(dose_of_another(&c, q, scope).is_none());
+}
