@@ -1228,6 +1228,80 @@ fn dose_for_those_named_before(c: &Claim, quote: &str) -> Option<Entailment> {
     })
 }
 
+/// A finding of an animal study ("Studies conducted in juvenile rats … Dose-related
+/// decreases in food consumption … were seen") is no adverse reaction or efficacy value
+/// in patients: the quote, or the two sentences before it in its field, speak of
+/// animals and the quote names no people.
+fn animal_finding(c: &Claim, text: &str, quote: &str) -> Option<Entailment> {
+    if !(c.field.starts_with("safety.") || c.field.starts_with("efficacy.")) {
+        return None;
+    }
+    const ANIMALS: &[&str] = &[
+        "rat",
+        "rats",
+        "mouse",
+        "mice",
+        "dog",
+        "dogs",
+        "rabbit",
+        "rabbits",
+        "monkey",
+        "monkeys",
+        "animal",
+        "animals",
+        "nonclinical",
+        "primates",
+    ];
+    const PEOPLE: &[&str] = &[
+        "patient",
+        "patients",
+        "subjects",
+        "participants",
+        "children",
+        "adults",
+        "adolescents",
+        "infants",
+        "women",
+        "men",
+        "humans",
+        "human",
+        "volunteers",
+        "pediatric",
+        "adult",
+    ];
+    let said = words(&said(c));
+    if said.iter().any(|w| ANIMALS.contains(&w.as_str())) {
+        return None;
+    }
+    let at = text.find(quote)?;
+    let before = &text[..at];
+    let stops: Vec<usize> = before
+        .char_indices()
+        .rev()
+        .filter(|&(i, ch)| ch == '.' && before[i + 1..].starts_with(' '))
+        .map(|(i, _)| i + 1)
+        .take(3)
+        .collect();
+    // the quote's own sentence names no people ("in 45 healthy subjects")
+    let own = format!("{} {quote}", &before[stops.first().copied().unwrap_or(0)..]);
+    let qw = words(quote);
+    if words(&own).iter().any(|w| PEOPLE.contains(&w.as_str())) {
+        return None;
+    }
+    // the two sentences before the quote's
+    let near = words(&before[stops.get(2).copied().unwrap_or(0)..]);
+    let animal = qw
+        .iter()
+        .chain(near.iter())
+        .find(|w| ANIMALS.contains(&w.as_str()))?;
+    Some(Entailment::Fails(
+        Rule::Field,
+        format!(
+            "the quote reports a finding in animals ({animal:?} in or just before it), not in patients"
+        ),
+    ))
+}
+
 /// A dose the quote gives as "doses of" something else ("stable doses of NSAIDs and or
 /// prednisone (≤0.2 mg/kg/day …)"), never naming the asset, is that other drug's; and a
 /// trial's "low dose" or "high dose" is a dose it tested, not the recommended one.
@@ -2105,6 +2179,9 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         return v;
     }
     if let Some(v) = dose_of_another(c, quote, scope) {
+        return v;
+    }
+    if let Some(v) = animal_finding(c, r.field_text(field), quote) {
         return v;
     }
     // field fitness: at the locator given, else at some field holding the quote

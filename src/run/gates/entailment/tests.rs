@@ -2486,3 +2486,28 @@ fn a_dose_of_another_drug_or_of_a_trials_level_is_not_the_recommended_dose() {
     c.value = "Low maintenance dose studied: 20 mg every other week".into();
     assert!(dose_of_another(&c, q, scope).is_none());
 }
+
+#[test]
+fn a_finding_in_animals_is_no_adverse_reaction() {
+    let text = "Juvenile Animal Data Studies conducted in juvenile rats showed growth suppression. A study was conducted in which juvenile rats received oral doses of 4 or 10 mg/kg/day. Dose-related decreases in food consumption and bodyweight gain were seen. In a study in 45 healthy subjects, decreased appetite was seen.";
+    let q = "Dose-related decreases in food consumption and bodyweight gain were seen";
+    let c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Decreased food consumption",
+        q,
+    );
+    assert_eq!(
+        rule(&animal_finding(&c, text, q).unwrap()),
+        Some(Rule::Field)
+    );
+    // a sentence about people after the animal study is theirs
+    let q = "decreased appetite was seen";
+    let c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Decreased appetite",
+        q,
+    );
+    assert!(animal_finding(&c, text, q).is_none());
+}
