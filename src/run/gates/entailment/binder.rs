@@ -528,8 +528,111 @@ pub fn endpoint_time_points(s: &str) -> Vec<TimePoint> {
 
 /// Time points named in a claim's own words (its endpoint or population): "week 12",
 /// "12 weeks", "Week 16", "at month 6".
+/// A text with its numbers written as words in digits ("Day twenty-nine" is "Day 29",
+/// "Week fifty two" "Week 52"), so the time rules read both spellings.
+pub fn spelled_as_digits(s: &str) -> std::borrow::Cow<'_, str> {
+    const UNITS: &[&str] = &[
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+    ];
+    const TENS: &[&str] = &[
+        "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+    ];
+    let lower = s.to_ascii_lowercase();
+    if !UNITS.iter().chain(TENS).any(|w| lower.contains(w)) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    // words with their byte spans
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let b = lower.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_alphabetic() {
+            let st = i;
+            while i < b.len() && b[i].is_ascii_alphabetic() {
+                i += 1;
+            }
+            spans.push((st, i));
+        } else {
+            i += 1;
+        }
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut last = 0;
+    let mut k = 0;
+    while k < spans.len() {
+        let (st, en) = spans[k];
+        let w = &lower[st..en];
+        let whole = |a: usize| a == 0 || !b[a - 1].is_ascii_alphanumeric();
+        let (value, end, used) = if let Some(t) = TENS.iter().position(|x| *x == w) {
+            let tens = 20 + 10 * t;
+            // "twenty-nine", "twenty nine"
+            match spans.get(k + 1) {
+                Some(&(s2, e2))
+                    if s2 == en + 1
+                        && matches!(b[en], b'-' | b' ')
+                        && UNITS[1..10].contains(&&lower[s2..e2]) =>
+                {
+                    let u = UNITS.iter().position(|x| *x == &lower[s2..e2]).unwrap_or(0);
+                    (Some(tens + u), e2, 2)
+                }
+                _ => (Some(tens), en, 1),
+            }
+        } else if let Some(u) = UNITS.iter().position(|x| *x == w) {
+            (Some(u), en, 1)
+        } else {
+            (None, en, 1)
+        };
+        match value {
+            Some(v) if whole(st) && (end == b.len() || !b[end].is_ascii_alphanumeric()) => {
+                out.push_str(&s[last..st]);
+                out.push_str(&v.to_string());
+                last = end;
+            }
+            _ => {}
+        }
+        k += used;
+    }
+    out.push_str(&s[last..]);
+    std::borrow::Cow::Owned(out)
+}
+
+/// The time points a claim's value names as a visit ("at Day 29", "the Week 24 visit"):
+/// a unit then its number, not a duration ("for 10 days").
+pub fn value_time_points(s: &str) -> Vec<TimePoint> {
+    let s = spelled_as_digits(s);
+    let t = Text::new(&s);
+    (1..t.tokens.len())
+        .filter(|&i| {
+            t.tokens[i].kind == Kind::Number
+                && t.word(i - 1)
+                    .is_some_and(|w| matches!(w, "day" | "week" | "month"))
+        })
+        .filter_map(|i| t.time_point_at(i))
+        .collect()
+}
+
 pub fn claim_time_points(s: &str) -> Vec<TimePoint> {
-    let t = Text::new(s);
+    let s = spelled_as_digits(s);
+    let t = Text::new(&s);
     let mut out = Vec::new();
     for i in 0..t.tokens.len() {
         if t.tokens[i].kind != Kind::Number {
@@ -555,6 +658,24 @@ pub fn claim_time_points(s: &str) -> Vec<TimePoint> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_number_written_in_words_is_read_as_its_digits() {
+        assert_eq!(spelled_as_digits("at Day twenty-nine"), "at Day 29");
+        assert_eq!(spelled_as_digits("Week fifty two visit"), "Week 52 visit");
+        assert_eq!(
+            spelled_as_digits("Cohort Three (twelve kg)"),
+            "Cohort 3 (12 kg)"
+        );
+        // words holding a number word are left whole
+        assert_eq!(spelled_as_digits("someone often"), "someone often");
+        let day29 = value_time_points("ALT change of 1.7 U/L at Day twenty-nine");
+        assert_eq!(day29.len(), 1);
+        assert!(day29[0].same(TimePoint { days: 29.0 }));
+        // a duration is no visit
+        assert!(value_time_points("200 mg once daily for 10 days").is_empty());
+        assert_eq!(claim_time_points("change at Week twelve").len(), 1);
+    }
 
     #[test]
     fn a_number_binds_to_its_own_clause() {

@@ -3093,7 +3093,11 @@ fn structured_one(
     }
     // time point: the claim's endpoint names it (a population's ages are none); a class
     // titled by a time point ("6 months") is more precise than the outcome's time frame
-    let claim_tp = binder::endpoint_time_points(c.endpoint.as_deref().unwrap_or(""));
+    // (else the visit its value names: "at the Week twenty-four visit")
+    let claim_tp = match binder::endpoint_time_points(c.endpoint.as_deref().unwrap_or("")) {
+        v if v.is_empty() => binder::value_time_points(&c.value),
+        v => v,
+    };
     let class_tp = claim_time_points(&cell.population);
     // a class titled by an event ("Nasal/OP Samples, Change at Discharge") is at that
     // event, not at a day or week the claim names and the class does not
