@@ -935,7 +935,13 @@ fn baseline_subgroup(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entai
 /// Health Status": two or more for an outcome; one for a class, "serious" against "grade
 /// 3-4").
 fn outcome_endpoint(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
-    let endpoint = c.endpoint.as_deref().filter(|e| !e.trim().is_empty())?;
+    // a claim without an endpoint names its item in its value ("Any-grade laboratory
+    // abnormalities in 41.7% of Cohort three")
+    let endpoint = c
+        .endpoint
+        .as_deref()
+        .filter(|e| !e.trim().is_empty())
+        .unwrap_or(&c.value);
     let said = distinctive(&format!(
         "{endpoint} {}",
         c.population.as_deref().unwrap_or("")
@@ -949,6 +955,15 @@ fn outcome_endpoint(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entail
     // the value may name its own item where the endpoint does not ("not hospitalized but
     // limited in activities" of the class "Not hospitalized, limit on activities")
     let value_words = distinctive(&c.value);
+    // the numbers the claim writes, which may set a title apart ("Grade 3 or 4")
+    let digits: Vec<String> = words(&format!(
+        "{endpoint} {} {}",
+        c.population.as_deref().unwrap_or(""),
+        c.value
+    ))
+    .into_iter()
+    .filter(|w| w.chars().all(|ch| ch.is_ascii_digit()))
+    .collect();
     // the outcomes of the record, then the classes of the outcome (JSON, legacy XML):
     // (list prefix, the segment that ends an item's number, title suffix, words needed)
     let levels: [(&str, &str, &str, usize); 4] = [
@@ -966,7 +981,15 @@ fn outcome_endpoint(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entail
             continue;
         };
         let said = if needed >= 2 { &said_endpoint } else { &said };
-        if let Some(v) = apart_from(r, list, own, title_tail, said, &value_words, needed) {
+        if let Some(v) = apart_from(
+            r,
+            list,
+            own,
+            title_tail,
+            (said, &digits),
+            &value_words,
+            needed,
+        ) {
             return Some(v);
         }
     }
@@ -982,7 +1005,7 @@ fn apart_from(
     list: &str,
     own: &str,
     title_tail: &str,
-    said: &[String],
+    (said, digits): (&[String], &[String]),
     value: &[String],
     needed: usize,
 ) -> Option<Entailment> {
@@ -1021,9 +1044,25 @@ fn apart_from(
             .filter(|w| w.len() >= 3 && !mine.contains(w))
             .filter(|w| !(code(w) && my_squashed.contains(w.as_str())))
             .collect();
+        // a title set apart only by its numbers ("Grade 3 or 4" against "Any grade") is
+        // apart when the claim writes none of them
+        let numbers = |t: &str| -> Vec<String> {
+            words(t)
+                .into_iter()
+                .filter(|w| w.chars().all(|ch| ch.is_ascii_digit()))
+                .collect()
+        };
+        let their_numbers = numbers(title);
+        let my_numbers: Vec<String> = numbers(my_title)
+            .into_iter()
+            .filter(|n| !their_numbers.contains(n))
+            .collect();
+        let apart_by_number = ours.is_empty()
+            && !my_numbers.is_empty()
+            && !my_numbers.iter().any(|n| digits.contains(n));
         // a one-word title ("Candidiasis") is named by its word
         *j != own
-            && !ours.is_empty()
+            && (!ours.is_empty() || apart_by_number)
             && hits(&ours) == 0
             && !ours.iter().any(|w| w.len() >= 4 && value.contains(w))
             && !apart.is_empty()
@@ -3469,13 +3508,17 @@ fn count_denied(c: &Claim, quote: &str) -> Option<Entailment> {
 /// "longest time to response 11.8"), else it gives the bound as the median or mean.
 fn limit_as_value(c: &Claim, place: &str) -> Option<Entailment> {
     // (the limits' own fields, `efficacy.ci_lower` and the like, are what they are)
-    if c.field != "efficacy.value" {
+    if !matches!(
+        c.field.as_str(),
+        "efficacy.value" | "efficacy.effect_estimate" | "efficacy.comparison"
+    ) {
         return None;
     }
     let last = place.rsplit('/').next()?;
+    // a measurement's interval, or a posted analysis's confidence interval
     let side = match last {
-        "lowerLimit" | "@lower_limit" => "lower",
-        "upperLimit" | "@upper_limit" => "upper",
+        "lowerLimit" | "@lower_limit" | "ciLowerLimit" | "ci_lower_limit[1]" => "lower",
+        "upperLimit" | "@upper_limit" | "ciUpperLimit" | "ci_upper_limit[1]" => "upper",
         _ => return None,
     };
     let said = words(&format!(

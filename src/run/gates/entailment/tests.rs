@@ -2511,3 +2511,55 @@ fn a_finding_in_animals_is_no_adverse_reaction() {
     );
     assert!(animal_finding(&c, text, q).is_none());
 }
+
+#[test]
+fn an_analysis_limit_is_no_estimate_and_a_grade_sets_its_class_apart() {
+    let c = claim(
+        "trametinib",
+        "efficacy.effect_estimate",
+        "Odds ratio of 20.1 for trametinib over placebo",
+        "20.1",
+    );
+    let xml = "/clinical_study[1]/clinical_results[1]/outcome_list[1]/outcome[12]/analysis_list[1]/analysis[2]/ci_upper_limit[1]";
+    assert_eq!(rule(&limit_as_value(&c, xml).unwrap()), Some(Rule::Field));
+    let json = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/3/analyses/0/ciUpperLimit";
+    assert_eq!(rule(&limit_as_value(&c, json).unwrap()), Some(Rule::Field));
+    let mut c2 = c.clone();
+    c2.value = "Upper 95% confidence limit 20.1 of the odds ratio".into();
+    assert!(limit_as_value(&c2, json).is_none());
+
+    let om = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0";
+    let fields = [
+        (
+            format!("{om}/title"),
+            "Percentage of Participants With Graded Laboratory Abnormalities",
+        ),
+        (format!("{om}/classes/0/title"), "Any grade"),
+        (
+            format!("{om}/classes/0/categories/0/measurements/0/value"),
+            "91.7",
+        ),
+        (format!("{om}/classes/1/title"), "Grade 3 or 4"),
+        (
+            format!("{om}/classes/1/categories/0/measurements/0/value"),
+            "41.7",
+        ),
+    ];
+    let fields: Vec<(&str, &str)> = fields.iter().map(|(l, t)| (l.as_str(), *t)).collect();
+    let mut ev = Evidence::default();
+    record(&mut ev, "ctgov:NCT13@ii", Family::Ctgov, &fields);
+    let place = format!("{om}/classes/1/categories/0/measurements/0/value");
+    let mut c = claim(
+        "trametinib",
+        "safety.common_adverse_reactions",
+        "Any-grade laboratory abnormalities in 41.7% of participants",
+        "41.7",
+    );
+    assert_eq!(
+        rule(&outcome_endpoint(&c, &ev.records[0], &place).unwrap()),
+        Some(Rule::Endpoint),
+        "41.7 is the grade 3 or 4 share"
+    );
+    c.value = "Grade 3 or 4 laboratory abnormalities in 41.7% of participants".into();
+    assert!(outcome_endpoint(&c, &ev.records[0], &place).is_none());
+}
