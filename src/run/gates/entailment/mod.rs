@@ -1341,6 +1341,29 @@ fn animal_finding(c: &Claim, text: &str, quote: &str) -> Option<Entailment> {
     ))
 }
 
+/// A dose called recommended is one the label recommends: a dose a study compared ("two
+/// doses of zolpidem (7.5 and 10 mg)") is no recommended dose unless the quote says so or
+/// stands in the label's dosing section.
+fn recommended_elsewhere(c: &Claim, quote: &str, locator: &str) -> Option<Entailment> {
+    if c.field != "identity.dose" || !words(&c.value).iter().any(|w| w == "recommended") {
+        return None;
+    }
+    let dosing = locator.starts_with("/dosage_and_administration")
+        || locator.starts_with("/dosage_forms")
+        || locator.starts_with("/spl_patient_package_insert")
+        || locator.starts_with("/information_for_patients")
+        || locator.starts_with("/spl_medguide");
+    let says = words(quote).iter().any(|w| w.starts_with("recommend"));
+    (!dosing && !says).then(|| {
+        Entailment::Fails(
+            Rule::Dose,
+            format!(
+                "the claim calls the dose recommended, and the quote, at {locator}, outside the dosing section, does not"
+            ),
+        )
+    })
+}
+
 /// A dose the quote gives as "doses of" something else ("stable doses of NSAIDs and or
 /// prednisone (≤0.2 mg/kg/day …)"), never naming the asset, is that other drug's; and a
 /// trial's "low dose" or "high dose" is a dose it tested, not the recommended one.
@@ -2218,6 +2241,9 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         return v;
     }
     if let Some(v) = dose_of_another(c, quote, scope) {
+        return v;
+    }
+    if let Some(v) = recommended_elsewhere(c, quote, &r.locators[field]) {
         return v;
     }
     if let Some(v) = animal_finding(c, r.field_text(field), quote) {

@@ -2563,3 +2563,21 @@ fn an_analysis_limit_is_no_estimate_and_a_grade_sets_its_class_apart() {
     c.value = "Grade 3 or 4 laboratory abnormalities in 41.7% of participants".into();
     assert!(outcome_endpoint(&c, &ev.records[0], &place).is_none());
 }
+
+#[test]
+fn a_dose_a_study_compared_is_not_called_recommended() {
+    let q = "in a single-night trial comparing two doses of zolpidem (7.5 and 10 mg) and placebo.";
+    let mut c = claim(
+        "tirzepatide",
+        "identity.dose",
+        "Recommended adult dose 7.5 mg at bedtime",
+        q,
+    );
+    assert_eq!(
+        rule(&recommended_elsewhere(&c, q, "/clinical_studies/0").unwrap()),
+        Some(Rule::Dose)
+    );
+    assert!(recommended_elsewhere(&c, q, "/dosage_and_administration/0").is_none());
+    c.value = "7.5 mg, one of two doses the trial compared".into();
+    assert!(recommended_elsewhere(&c, q, "/clinical_studies/0").is_none());
+}
