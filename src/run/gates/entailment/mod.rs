@@ -1972,6 +1972,32 @@ fn posted_class_bounds(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Ent
 /// A posted change from baseline has its sign: +0.075 is a rise, and a claim that the
 /// measure fell (or rose, for -0.9) says the opposite. Outcomes that count a fall as
 /// positive ("reduction", "decrease", "improvement") are left alone.
+/// Which way an outcome's description counts as better: Some(true) when a lower score
+/// or a negative change is better ("a negative value indicating improvement", "higher
+/// score indicating worse"), Some(false) when a higher one is, None when it does not
+/// say or says both.
+fn lower_is_better(description: &str) -> Option<bool> {
+    let (mut lower, mut higher) = (false, false);
+    for sentence in description.split(['.', ';', ',']) {
+        let w = words(sentence);
+        let has = |xs: &[&str]| w.iter().any(|x| xs.contains(&x.as_str()));
+        let down = has(&["negative", "lower", "decrease", "decreases", "reduction"]);
+        let up = has(&["positive", "higher", "increase", "increases"]);
+        let good = has(&["improvement", "better", "improved", "improving"]);
+        let bad = has(&["worse", "worsening", "deterioration", "worsened"]);
+        if has(&["not", "no"]) || (down && up) {
+            continue;
+        }
+        lower |= (down && good && !bad) || (up && bad && !good);
+        higher |= (up && good && !bad) || (down && bad && !good);
+    }
+    match (lower, higher) {
+        (true, false) => Some(true),
+        (false, true) => Some(false),
+        _ => None,
+    }
+}
+
 fn posted_sign(c: &Claim, r: &EvidenceRecord, place: &str, quote: &str) -> Option<Entailment> {
     if !(place.contains("/measurements/") || place.contains("/measurement[")) {
         return None;
@@ -1988,12 +2014,42 @@ fn posted_sign(c: &Claim, r: &EvidenceRecord, place: &str, quote: &str) -> Optio
             || w.starts_with("improve")
             || w == "fall"
     });
-    if !title.iter().any(|w| w == "change") || counts_falls {
+    if !title.iter().any(|w| w == "change") {
         return None;
     }
     let n = quote.trim();
     let value = n.parse::<f64>().ok()?;
     if value == 0.0 {
+        return None;
+    }
+    // better or worse, where the outcome says which way is better ("a negative value
+    // indicating improvement", "higher score indicating worse")
+    if let Some(lower_better) = posted_field(
+        r,
+        place,
+        ("/outcomeMeasures/", "description"),
+        ("/outcome[", "description[1]"),
+    )
+    .and_then(lower_is_better)
+    {
+        let vw = words(&c.value);
+        let better = vw.iter().any(|w| w.starts_with("improv") || w == "better");
+        let worse = vw
+            .iter()
+            .any(|w| w.starts_with("wors") || w == "worse" || w.starts_with("deteriorat"));
+        let improved = (value < 0.0) == lower_better;
+        if better != worse && better != improved {
+            return Some(Entailment::Fails(
+                Rule::Direction,
+                format!(
+                    "the record's change is {n}, and its outcome counts a {} change as improvement: the claim says it {}",
+                    if lower_better { "negative" } else { "positive" },
+                    if better { "improved" } else { "worsened" }
+                ),
+            ));
+        }
+    }
+    if counts_falls {
         return None;
     }
     // "improved" and "worsened" say better or worse, not up or down (a lower score can

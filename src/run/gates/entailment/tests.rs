@@ -2581,3 +2581,52 @@ fn a_dose_a_study_compared_is_not_called_recommended() {
     c.value = "7.5 mg, one of two doses the trial compared".into();
     assert!(recommended_elsewhere(&c, q, "/clinical_studies/0").is_none());
 }
+
+#[test]
+fn a_posted_change_is_better_or_worse_the_way_its_outcome_says() {
+    assert_eq!(
+        lower_is_better(
+            "The score ranged from 0 to 18 with higher score indicating worse quality of life."
+        ),
+        Some(true)
+    );
+    assert_eq!(
+        lower_is_better("Higher scores indicate better function."),
+        Some(false)
+    );
+    assert_eq!(
+        lower_is_better("The change from baseline was calculated."),
+        None
+    );
+    let om = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0";
+    let fields = [
+        (
+            format!("{om}/title"),
+            "Change From Baseline in ASQoL at Week 52",
+        ),
+        (
+            format!("{om}/description"),
+            "Higher score indicating worse quality of life; a negative value indicating improvement.",
+        ),
+        (
+            format!("{om}/classes/0/categories/0/measurements/0/value"),
+            "-0.18",
+        ),
+    ];
+    let fields: Vec<(&str, &str)> = fields.iter().map(|(l, t)| (l.as_str(), *t)).collect();
+    let mut ev = Evidence::default();
+    record(&mut ev, "ctgov:NCT14@jj", Family::Ctgov, &fields);
+    let place = format!("{om}/classes/0/categories/0/measurements/0/value");
+    let mut c = claim(
+        "trametinib",
+        "efficacy.value",
+        "ASQoL worsened by 0.18 points",
+        "-0.18",
+    );
+    assert_eq!(
+        rule(&posted_sign(&c, &ev.records[0], &place, "-0.18").unwrap()),
+        Some(Rule::Direction)
+    );
+    c.value = "ASQoL improved by 0.18 points".into();
+    assert!(posted_sign(&c, &ev.records[0], &place, "-0.18").is_none());
+}
