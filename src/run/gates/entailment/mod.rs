@@ -1267,6 +1267,45 @@ fn dose_for_those_named_before(c: &Claim, quote: &str) -> Option<Entailment> {
     })
 }
 
+/// Slower is not faster: "the effect of Ambien may be slowed by ingestion with … a
+/// meal" is no faster onset with food.
+fn pace_turned(c: &Claim, quote: &str) -> Option<Entailment> {
+    const SLOW: &[&str] = &[
+        "slow", "slowed", "slows", "slower", "slowing", "delay", "delayed", "delays",
+    ];
+    const FAST: &[&str] = &[
+        "speed",
+        "speeds",
+        "sped",
+        "speeding",
+        "faster",
+        "quicker",
+        "accelerate",
+        "accelerates",
+        "accelerated",
+        "hasten",
+        "hastens",
+        "hastened",
+    ];
+    let (vw, qw) = (words(&c.value), words(quote));
+    let has = |ws: &[String], xs: &[&str]| ws.iter().any(|w| xs.contains(&w.as_str()));
+    if has(&vw, NEGATIONS) {
+        return None;
+    }
+    let turned = (has(&vw, FAST) && has(&qw, SLOW) && !has(&qw, FAST))
+        || (has(&vw, SLOW) && has(&qw, FAST) && !has(&qw, SLOW));
+    turned.then(|| {
+        Entailment::Fails(
+            Rule::Direction,
+            format!(
+                "the quote says {}, the claim {}",
+                if has(&qw, SLOW) { "slower" } else { "faster" },
+                if has(&qw, SLOW) { "faster" } else { "slower" }
+            ),
+        )
+    })
+}
+
 /// A finding of an animal study ("Studies conducted in juvenile rats … Dose-related
 /// decreases in food consumption … were seen") is no adverse reaction or efficacy value
 /// in patients: the quote, or the two sentences before it in its field, speak of
@@ -1392,16 +1431,49 @@ fn dose_of_another(c: &Claim, quote: &str, scope: Option<&Scope>) -> Option<Enta
     if qw.iter().any(|w| names.contains(w)) {
         return None;
     }
-    let other = qw.windows(3).find_map(|p| {
-        (matches!(p[0].as_str(), "dose" | "doses" | "dosage" | "dosages")
-            && p[1] == "of"
-            && p[2].chars().all(|ch| ch.is_alphabetic())
-            && !GENERIC.contains(&p[2].as_str())
+    // "oral prednisone at a dose of 10 to 60 mg/day"
+    let at_a_dose = qw.windows(5).find_map(|p| {
+        (p[1] == "at"
+            && p[2] == "a"
+            && matches!(p[3].as_str(), "dose" | "dosage")
+            && p[4] == "of"
+            && p[0].chars().all(|ch| ch.is_alphabetic())
+            && !GENERIC.contains(&p[0].as_str())
             && !matches!(
-                p[2].as_str(),
-                "study" | "drug" | "medication" | "medicine" | "therapy" | "up" | "this" | "each"
+                p[0].as_str(),
+                "drug"
+                    | "study"
+                    | "given"
+                    | "administered"
+                    | "dosed"
+                    | "started"
+                    | "initiated"
+                    | "treated"
+                    | "continued"
+                    | "maintained"
+                    | "it"
             ))
-        .then(|| p[2].clone())
+        .then(|| p[0].clone())
+    });
+    let other = at_a_dose.or_else(|| {
+        qw.windows(3).find_map(|p| {
+            (matches!(p[0].as_str(), "dose" | "doses" | "dosage" | "dosages")
+                && p[1] == "of"
+                && p[2].chars().all(|ch| ch.is_alphabetic())
+                && !GENERIC.contains(&p[2].as_str())
+                && !matches!(
+                    p[2].as_str(),
+                    "study"
+                        | "drug"
+                        | "medication"
+                        | "medicine"
+                        | "therapy"
+                        | "up"
+                        | "this"
+                        | "each"
+                ))
+            .then(|| p[2].clone())
+        })
     })?;
     Some(Entailment::Fails(
         Rule::Dose,
@@ -2303,6 +2375,9 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         return v;
     }
     if let Some(v) = animal_finding(c, r.field_text(field), quote) {
+        return v;
+    }
+    if let Some(v) = pace_turned(c, quote) {
         return v;
     }
     // field fitness: at the locator given, else at some field holding the quote

@@ -2630,3 +2630,26 @@ fn a_posted_change_is_better_or_worse_the_way_its_outcome_says() {
     c.value = "ASQoL improved by 0.18 points".into();
     assert!(posted_sign(&c, &ev.records[0], &place, "-0.18").is_none());
 }
+
+#[test]
+fn slower_is_not_faster_and_a_background_drugs_dose_is_its_own() {
+    let q =
+        "The effect of tirzepatide may be slowed by ingestion with or immediately after a meal.";
+    let mut c = claim(
+        "tirzepatide",
+        "identity.dose",
+        "Taking it with a meal speeds its effect",
+        q,
+    );
+    assert_eq!(rule(&pace_turned(&c, q).unwrap()), Some(Rule::Direction));
+    c.value = "Taking it with a meal may slow its effect".into();
+    assert!(pace_turned(&c, q).is_none());
+    let (_, assets) = world();
+    let scope = assets.get("tirzepatide");
+    let q = "Study UV I evaluated 217 patients while being treated with corticosteroids (oral prednisone at a dose of 10 to 60 mg/day).";
+    let c = claim("tirzepatide", "identity.dose", "10 to 60 mg/day", q);
+    assert_eq!(
+        rule(&dose_of_another(&c, q, scope).unwrap()),
+        Some(Rule::Dose)
+    );
+}
