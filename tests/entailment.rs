@@ -213,10 +213,10 @@ fn the_real_corpus_pairs_are_judged_as_the_analyst_judged_them() {
         ("twentysixth", 0.14, 0.14),
         ("twentyseventh", 0.17, 0.07),
         ("twentyeighth", 0.17, 0.14),
-        ("twentyninth", 0.31, 0.23),
-        ("thirtieth", 0.17, 0.18),
-        ("thirtyfirst", 0.23, 0.07),
-        ("thirtysecond", 0.33, 0.04),
+        ("twentyninth", 0.07, 0.19),
+        ("thirtieth", 0.07, 0.11),
+        ("thirtyfirst", 0.1, 0.07),
+        ("thirtysecond", 0.13, 0.04),
     ] {
         let (t, misses) = score(lake.path(), &set(&format!("{name}_real.jsonl")));
         report(name, &t, &misses);
