@@ -838,12 +838,16 @@ fn outcome_population(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Enta
     })
 }
 
+/// Whether a place is in a posted baseline measure (JSON or legacy XML).
+fn baseline_measure(place: &str) -> bool {
+    place.contains("/baselineCharacteristicsModule/measures/")
+        || place.contains("/clinical_results[1]/baseline[1]/measure_list[")
+}
+
 /// A posted baseline characteristic (its mean FEV1, its BMI) is a value at baseline: a
 /// value claimed from it must say so, not stand for the end of the study.
 fn at_baseline(c: &Claim, place: &str) -> Option<Entailment> {
-    let baseline = place.contains("/baselineCharacteristicsModule/measures/")
-        || place.contains("/clinical_results[1]/baseline[1]/measure_list[");
-    if !baseline || !c.field.starts_with("efficacy.") {
+    if !baseline_measure(place) || !c.field.starts_with("efficacy.") {
         return None;
     }
     let said = words(&format!(
@@ -870,9 +874,7 @@ fn baseline_subgroup(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entai
         ("/class[", "]", "]/title[1]"),
         ("/category[", "]", "]/title[1]"),
     ];
-    if !(place.contains("/baselineCharacteristicsModule/measures/")
-        || place.contains("/clinical_results[1]/baseline[1]/measure_list["))
-    {
+    if !baseline_measure(place) {
         return None;
     }
     let norm = |s: &str| -> Vec<String> {
@@ -1431,18 +1433,22 @@ fn dose_of_another(c: &Claim, quote: &str, scope: Option<&Scope>) -> Option<Enta
     if qw.iter().any(|w| names.contains(w)) {
         return None;
     }
-    // "oral prednisone at a dose of 10 to 60 mg/day"
-    let at_a_dose = qw.windows(5).find_map(|p| {
-        (p[1] == "at"
-            && p[2] == "a"
-            && matches!(p[3].as_str(), "dose" | "dosage")
-            && p[4] == "of"
-            && p[0].chars().all(|ch| ch.is_alphabetic())
-            && !GENERIC.contains(&p[0].as_str())
+    // a word that may name a drug: not a generic word, nor one that says how or of what
+    // a dose is given ("dose of study drug", "administered at a dose of")
+    let drug_word = |w: &str| {
+        w.chars().all(|ch| ch.is_alphabetic())
+            && !GENERIC.contains(&w)
             && !matches!(
-                p[0].as_str(),
+                w,
                 "drug"
                     | "study"
+                    | "medication"
+                    | "medicine"
+                    | "therapy"
+                    | "up"
+                    | "this"
+                    | "each"
+                    | "it"
                     | "given"
                     | "administered"
                     | "dosed"
@@ -1451,27 +1457,22 @@ fn dose_of_another(c: &Claim, quote: &str, scope: Option<&Scope>) -> Option<Enta
                     | "treated"
                     | "continued"
                     | "maintained"
-                    | "it"
-            ))
+            )
+    };
+    // "oral prednisone at a dose of 10 to 60 mg/day", "stable doses of NSAIDs"
+    let at_a_dose = qw.windows(5).find_map(|p| {
+        (p[1] == "at"
+            && p[2] == "a"
+            && matches!(p[3].as_str(), "dose" | "dosage")
+            && p[4] == "of"
+            && drug_word(&p[0]))
         .then(|| p[0].clone())
     });
     let other = at_a_dose.or_else(|| {
         qw.windows(3).find_map(|p| {
             (matches!(p[0].as_str(), "dose" | "doses" | "dosage" | "dosages")
                 && p[1] == "of"
-                && p[2].chars().all(|ch| ch.is_alphabetic())
-                && !GENERIC.contains(&p[2].as_str())
-                && !matches!(
-                    p[2].as_str(),
-                    "study"
-                        | "drug"
-                        | "medication"
-                        | "medicine"
-                        | "therapy"
-                        | "up"
-                        | "this"
-                        | "each"
-                ))
+                && drug_word(&p[2]))
             .then(|| p[2].clone())
         })
     })?;
