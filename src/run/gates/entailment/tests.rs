@@ -2653,3 +2653,14 @@ fn slower_is_not_faster_and_a_background_drugs_dose_is_its_own() {
         Some(Rule::Dose)
     );
 }
+
+#[test]
+fn a_regimen_written_in_words_is_read() {
+    let t = Text::new("80 mg every two weeks");
+    assert_eq!(text::regimen_for_tests(&t, "80").as_deref(), Some("q2w"));
+    let t = Text::new("80 mg every 2 weeks");
+    assert_eq!(text::regimen_for_tests(&t, "80").as_deref(), Some("q2w"));
+    // a word holding no number is none
+    let t = Text::new("80 mg every often weeks");
+    assert_eq!(text::regimen_for_tests(&t, "80"), None);
+}

@@ -460,7 +460,13 @@ fn regimen_at(t: &Text<'_>, i: usize) -> Option<(String, usize)> {
             if w(i + 1) == "other" {
                 return unit(w(i + 2)).map(|u| (format!("q2{u}"), 3));
             }
-            if let Some(n) = num(i + 1) {
+            // "every 2 weeks", "every two weeks"
+            let spelled = super::binder::spelled_as_digits(w(i + 1));
+            let n = num(i + 1).or_else(|| {
+                (spelled.bytes().all(|b| b.is_ascii_digit()) && !spelled.is_empty())
+                    .then(|| spelled.into_owned())
+            });
+            if let Some(n) = n {
                 return unit(w(i + 2)).map(|u| (format!("q{n}{u}"), 3));
             }
             unit(w(i + 1)).map(|u| (format!("q1{u}"), 2))
