@@ -216,7 +216,7 @@ fn the_real_corpus_pairs_are_judged_as_the_analyst_judged_them() {
         ("twentyninth", 0.07, 0.19),
         ("thirtieth", 0.07, 0.11),
         ("thirtyfirst", 0.1, 0.07),
-        ("thirtysecond", 0.13, 0.04),
+        ("thirtysecond", 0.1, 0.04),
     ] {
         let (t, misses) = score(lake.path(), &set(&format!("{name}_real.jsonl")));
         report(name, &t, &misses);
