@@ -1382,19 +1382,36 @@ fn animal_finding(c: &Claim, text: &str, quote: &str) -> Option<Entailment> {
     ))
 }
 
-/// A dose called recommended is one the label recommends: a dose a study compared ("two
-/// doses of zolpidem (7.5 and 10 mg)") is no recommended dose unless the quote says so or
-/// stands in the label's dosing section.
+/// A dose called recommended is one the label recommends: a trial's low or high dose is
+/// not, nor a dose a study compared ("two doses of zolpidem (7.5 and 10 mg)") unless the
+/// quote says so or stands in the label's dosing section.
 fn recommended_elsewhere(c: &Claim, quote: &str, locator: &str) -> Option<Entailment> {
-    if c.field != "identity.dose" || !words(&c.value).iter().any(|w| w == "recommended") {
+    let vw = words(&c.value);
+    if c.field != "identity.dose" || !vw.iter().any(|w| w == "recommended") {
         return None;
+    }
+    let qw = words(quote);
+    // a trial's "low dose" or "high dose" is a dose it tested
+    let level = qw.windows(2).find_map(|p| {
+        (matches!(p[0].as_str(), "low" | "high" | "lower" | "higher") && p[1] == "dose")
+            .then(|| p[0].clone())
+    });
+    if let Some(level) = level
+        && !vw
+            .iter()
+            .any(|w| matches!(w.as_str(), "low" | "high" | "lower" | "higher"))
+    {
+        return Some(Entailment::Fails(
+            Rule::Dose,
+            format!("the quote gives the trial's {level} dose, not the recommended one"),
+        ));
     }
     let dosing = locator.starts_with("/dosage_and_administration")
         || locator.starts_with("/dosage_forms")
         || locator.starts_with("/spl_patient_package_insert")
         || locator.starts_with("/information_for_patients")
         || locator.starts_with("/spl_medguide");
-    let says = words(quote).iter().any(|w| w.starts_with("recommend"));
+    let says = qw.iter().any(|w| w.starts_with("recommend"));
     (!dosing && !says).then(|| {
         Entailment::Fails(
             Rule::Dose,
@@ -1406,29 +1423,12 @@ fn recommended_elsewhere(c: &Claim, quote: &str, locator: &str) -> Option<Entail
 }
 
 /// A dose the quote gives as "doses of" something else ("stable doses of NSAIDs and or
-/// prednisone (≤0.2 mg/kg/day …)"), never naming the asset, is that other drug's; and a
-/// trial's "low dose" or "high dose" is a dose it tested, not the recommended one.
+/// prednisone (≤0.2 mg/kg/day …)"), never naming the asset, is that other drug's.
 fn dose_of_another(c: &Claim, quote: &str, scope: Option<&Scope>) -> Option<Entailment> {
     if c.field != "identity.dose" {
         return None;
     }
     let qw = words(quote);
-    let vw = words(&c.value);
-    let level = qw.windows(2).find_map(|p| {
-        (matches!(p[0].as_str(), "low" | "high" | "lower" | "higher") && p[1] == "dose")
-            .then(|| p[0].clone())
-    });
-    if let Some(level) = level
-        && vw.iter().any(|w| w == "recommended")
-        && !vw
-            .iter()
-            .any(|w| matches!(w.as_str(), "low" | "high" | "lower" | "higher"))
-    {
-        return Some(Entailment::Fails(
-            Rule::Dose,
-            format!("the quote gives the trial's {level} dose, not the recommended one"),
-        ));
-    }
     let names: Vec<String> = scope?.names.iter().flat_map(|n| words(n)).collect();
     if qw.iter().any(|w| names.contains(w)) {
         return None;

@@ -2480,11 +2480,11 @@ fn a_dose_of_another_drug_or_of_a_trials_level_is_not_the_recommended_dose() {
         q,
     );
     assert_eq!(
-        rule(&dose_of_another(&c, q, scope).unwrap()),
+        rule(&recommended_elsewhere(&c, q, "/dosage_and_administration/0").unwrap()),
         Some(Rule::Dose)
     );
     c.value = "Low maintenance dose studied: 20 mg every other week".into();
-    assert!(dose_of_another(&c, q, scope).is_none());
+    assert!(recommended_elsewhere(&c, q, "/clinical_studies/0").is_none());
 }
 
 #[test]
