@@ -201,7 +201,8 @@ pub fn numbers(s: &str) -> Vec<String> {
 }
 
 /// Runs the gates on one claim alone (inputs of derived claims are checked later).
-fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>, Option<usize>) {
+/// Also gives the claim's locator in the record's own form when it was written short.
+fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>, Option<usize>, Option<String>) {
     let mut f = Failures(BTreeMap::new());
     let quote = c.quote.as_deref().filter(|q| !q.trim().is_empty());
     let source = c.source.as_deref().filter(|s| !s.trim().is_empty());
@@ -231,7 +232,7 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>, Option<usize
         if quote.is_some() {
             f.add(Gate::Citation, "a quote without a source cannot be checked");
         }
-        return (f, None, None);
+        return (f, None, None, None);
     };
     let candidates = ev.resolve(source);
     if candidates.is_empty() {
@@ -239,7 +240,7 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>, Option<usize
             Gate::Citation,
             format!("{source:?} is not a catalog URL and names no catalog record"),
         );
-        return (f, None, None);
+        return (f, None, None, None);
     }
     // A record outside the asset's bundle (a run's evidence knows it by its catalog entry
     // alone) is not one of the asset's records, whatever the quote.
@@ -255,14 +256,14 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>, Option<usize
                 c.asset
             ),
         );
-        return (f, Some(last), None);
+        return (f, Some(last), None, None);
     }
     let Some(q) = quote else {
-        return (f, candidates.last().copied(), None);
+        return (f, candidates.last().copied(), None, None);
     };
     if q.contains('\0') {
         f.add(Gate::Quote, "the quote holds a NUL character");
-        return (f, Some(candidates[0]), None);
+        return (f, Some(candidates[0]), None, None);
     }
     // Among versions of the cited record, the latest that holds the quote is the source.
     let mut found = None;
@@ -277,7 +278,7 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>, Option<usize
             Gate::Quote,
             format!("the quote does not occur verbatim in one text field of {source}"),
         );
-        return (f, candidates.last().copied(), None);
+        return (f, candidates.last().copied(), None, None);
     };
     let mut qn = numbers(q);
     qn.extend(interval_numbers(q));
@@ -296,12 +297,85 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>, Option<usize
             format!("{} not in the quote as whole numbers", missing.join(", ")),
         );
     }
+    let mut full = None;
     if let Some(loc) = c.locator.as_deref().filter(|l| !l.is_empty())
         && let Err(why) = check_locator(ev, rec, loc, q)
     {
-        f.add(Gate::Locator, why.to_string());
+        // a path with positions left out is read as the one place it can mean
+        match spelled_out(ev, rec, loc) {
+            Some(l) if matches!(why, LocatorMiss::Unresolved { .. }) => {
+                match check_locator(ev, rec, &l, q) {
+                    Ok(()) => full = Some(l),
+                    Err(why) => f.add(Gate::Locator, why.to_string()),
+                }
+            }
+            _ => f.add(Gate::Locator, why.to_string()),
+        }
     }
-    (f, Some(rec), Some(field))
+    (f, Some(rec), Some(field), full)
+}
+
+/// An XML path written the short way, with a step's position left out where its parent
+/// has one element of that name (`/clinical_study/clinical_results/outcome_list/outcome[2]`),
+/// in the record's own form (`/clinical_study[1]/clinical_results[1]/…/outcome[2]`).
+/// `None` when the path is not of that kind, resolves nowhere, or a step left without a
+/// position stands for several elements.
+fn spelled_out(ev: &Evidence, rec: usize, loc: &str) -> Option<String> {
+    let steps: Vec<&str> = loc.strip_prefix('/')?.split('/').collect();
+    if !steps.iter().any(|s| bare_step(s)) {
+        return None;
+    }
+    // a path from the root of the file the record was cut from (`/PubmedArticleSet/…`)
+    spelled_steps(ev, rec, &steps).or_else(|| {
+        let (first, rest) = steps.split_first()?;
+        (!first.contains('[') && !rest.is_empty())
+            .then(|| spelled_steps(ev, rec, rest))
+            .flatten()
+    })
+}
+
+/// A step of an XML path with no position: `outcome`, not `outcome[2]` or `@value`.
+fn bare_step(s: &str) -> bool {
+    !s.contains('[') && !s.starts_with('@') && !s.is_empty()
+}
+
+fn spelled_steps(ev: &Evidence, rec: usize, steps: &[&str]) -> Option<String> {
+    let mut found: Option<String> = None;
+    for l in &ev.records[rec].locators {
+        let Some(stored) = l.strip_prefix('/') else {
+            continue;
+        };
+        let mut have = stored.split('/');
+        let mut prefix = String::new();
+        let mut all = true;
+        for s in steps {
+            let Some(t) = have.next() else {
+                all = false;
+                break;
+            };
+            let same = *s == t
+                || (bare_step(s)
+                    && t.strip_prefix(*s)
+                        .and_then(|x| x.strip_prefix('['))
+                        .and_then(|x| x.strip_suffix(']'))
+                        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())));
+            if !same {
+                all = false;
+                break;
+            }
+            prefix.push('/');
+            prefix.push_str(t);
+        }
+        if !all {
+            continue;
+        }
+        match &found {
+            None => found = Some(prefix),
+            Some(p) if *p == prefix => {}
+            Some(_) => return None,
+        }
+    }
+    found
 }
 
 /// Why a locator does not hold the quote: the locator gate's reason.
@@ -380,7 +454,18 @@ type Found = (
 );
 
 fn check_with_entailment(c: &Claim, ev: &Evidence, cx: Option<&Context<'_>>) -> Own {
-    let (mut f, rec, field) = check_own(c, ev);
+    let (mut f, rec, field, full) = check_own(c, ev);
+    let spelled;
+    let c = match full {
+        Some(l) => {
+            spelled = Claim {
+                locator: Some(l),
+                ..c.clone()
+            };
+            &spelled
+        }
+        None => c,
+    };
     let mut ent = None;
     if rec.is_some_and(|r| ev.records[r].outside) {
         ent = Some((EntailmentState::Fails, Some(Rule::Scope), None, None));
@@ -661,6 +746,69 @@ mod props {
             "{}",
             v[7].reason
         );
+    }
+
+    /// An XML path may leave out a position where its parent has one element of that
+    /// name, and may start at the root of the file the record was cut from; a step left
+    /// without a position among several elements of its name says no one place.
+    #[test]
+    fn an_xml_path_written_short_is_read_as_its_one_place() {
+        let fields = [
+            (
+                "/PubmedArticle[1]/MedlineCitation[1]/Article[1]/Abstract[1]/AbstractText[1]",
+                "Background one.",
+            ),
+            (
+                "/PubmedArticle[1]/MedlineCitation[1]/Article[1]/Abstract[1]/AbstractText[2]",
+                "Patients received 2 mg.",
+            ),
+            (
+                "/PubmedArticle[1]/MedlineCitation[1]/Article[1]/Abstract[1]/AbstractText[3]",
+                "Results 4.8 months.",
+            ),
+        ];
+        let mut ev = Evidence::default();
+        let texts: Vec<&str> = fields.iter().map(|f| f.1).collect();
+        let joined = texts.join("\0");
+        let mut starts = Vec::new();
+        let mut at = 0;
+        for t in &texts {
+            starts.push(at);
+            at += t.len() + 1;
+        }
+        ev.add(EvidenceRecord {
+            source_id: "pubmed:1@0".into(),
+            family: Family::Pubmed,
+            record_key: "1".into(),
+            url: "https://pubmed.ncbi.nlm.nih.gov/1/".into(),
+            cutoff_date: None,
+            raw: Vec::new(),
+            locators: fields.iter().map(|f| f.0.to_string()).collect(),
+            joined,
+            starts,
+            outside: false,
+        });
+        let with = |loc: &str| {
+            let ClaimLine::Claim(mut c) = claim("Patients received 2 mg.", "2 mg") else {
+                unreachable!()
+            };
+            c.locator = Some(loc.into());
+            verify(&[ClaimLine::Claim(c)], &ev, None).remove(0)
+        };
+        for loc in [
+            "/PubmedArticle[1]/MedlineCitation[1]/Article[1]/Abstract[1]/AbstractText[2]",
+            "/PubmedArticle/MedlineCitation/Article/Abstract/AbstractText[2]",
+            "/PubmedArticleSet/PubmedArticle/MedlineCitation/Article/Abstract/AbstractText[2]",
+        ] {
+            let v = with(loc);
+            assert!(v.accepted(), "{loc}: {}", v.reason);
+        }
+        // the third abstract paragraph is another place
+        let v = with("/PubmedArticle/MedlineCitation/Article/Abstract/AbstractText[3]");
+        assert!(v.reason.contains("the quote is not at"), "{}", v.reason);
+        // "AbstractText" alone is any of three paragraphs
+        let v = with("/PubmedArticle/MedlineCitation/Article/Abstract/AbstractText");
+        assert!(v.reason.contains("does not resolve"), "{}", v.reason);
     }
 
     /// A run's evidence is the asset's bundle: a claim citing a bundle record is judged on

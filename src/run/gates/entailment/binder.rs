@@ -526,8 +526,6 @@ pub fn endpoint_time_points(s: &str) -> Vec<TimePoint> {
     }
 }
 
-/// Time points named in a claim's own words (its endpoint or population): "week 12",
-/// "12 weeks", "Week 16", "at month 6".
 /// A text with its numbers written as words in digits ("Day twenty-nine" is "Day 29",
 /// "Week fifty two" "Week 52"), so the time rules read both spellings.
 pub fn spelled_as_digits(s: &str) -> std::borrow::Cow<'_, str> {
@@ -630,6 +628,28 @@ pub fn value_time_points(s: &str) -> Vec<TimePoint> {
         .collect()
 }
 
+/// Time points a value writes in words ("at one year", "after twelve weeks"): each
+/// spelled number, read as digits, after "at", "after", "by" or "through" or after its
+/// unit ("Week fifty-two"). Numbers written as digits are the binder's own to read.
+pub fn spelled_time_points(s: &str) -> Vec<TimePoint> {
+    let spelled = spelled_as_digits(s);
+    if matches!(spelled, std::borrow::Cow::Borrowed(_)) {
+        return Vec::new();
+    }
+    let t = Text::new(&spelled);
+    (1..t.tokens.len())
+        .filter(|&i| {
+            t.tokens[i].kind == Kind::Number
+                && t.word(i - 1).is_some_and(|w| {
+                    matches!(w, "at" | "after" | "by" | "through") || time_unit(w).is_some()
+                })
+        })
+        .filter_map(|i| t.time_point_at(i))
+        .collect()
+}
+
+/// Time points named in a claim's own words (its endpoint or population): "week 12",
+/// "12 weeks", "Week 16", "at month 6".
 pub fn claim_time_points(s: &str) -> Vec<TimePoint> {
     let s = spelled_as_digits(s);
     let t = Text::new(&s);
@@ -669,6 +689,11 @@ mod tests {
         );
         // words holding a number word are left whole
         assert_eq!(spelled_as_digits("someone often"), "someone often");
+        let year = spelled_time_points("Overall survival rate of 81% at one year");
+        assert_eq!(year.len(), 1);
+        assert!(year[0].same(TimePoint { days: 365.0 }), "{year:?}");
+        assert!(spelled_time_points("81% at 12 months").is_empty());
+        assert!(spelled_time_points("ten days of dosing").is_empty());
         let day29 = value_time_points("ALT change of 1.7 U/L at Day twenty-nine");
         assert_eq!(day29.len(), 1);
         assert!(day29[0].same(TimePoint { days: 29.0 }));

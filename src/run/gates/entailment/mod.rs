@@ -629,6 +629,20 @@ const NEGATIONS: &[&str] = &[
     "nothing", "n't", "cannot", "fail", "failed",
 ];
 
+/// Whether word `k` of `ws` is a negation. "Free" negates only what follows "of" or
+/// "from" ("free of disease"): in "progression-free survival" it negates progression,
+/// which comes before it, and survival is what is measured.
+fn negation_at(ws: &[String], k: usize) -> bool {
+    let w = ws[k].as_str();
+    NEGATIONS.contains(&w)
+        && (w != "free" || matches!(ws.get(k + 1).map(String::as_str), Some("of" | "from")))
+}
+
+/// Whether any word of `ws` is a negation ([`negation_at`]).
+fn any_negation(ws: &[String]) -> bool {
+    (0..ws.len()).any(|k| negation_at(ws, k))
+}
+
 const UP: &[&str] = &[
     "increase",
     "increased",
@@ -1291,7 +1305,7 @@ fn pace_turned(c: &Claim, quote: &str) -> Option<Entailment> {
     ];
     let (vw, qw) = (words(&c.value), words(quote));
     let has = |ws: &[String], xs: &[&str]| ws.iter().any(|w| xs.contains(&w.as_str()));
-    if has(&vw, NEGATIONS) {
+    if any_negation(&vw) {
         return None;
     }
     let turned = (has(&vw, FAST) && has(&qw, SLOW) && !has(&qw, FAST))
@@ -1701,6 +1715,18 @@ fn whole_word(hay: &str, id: &str) -> bool {
         let after = hay[pos + id.len()..].chars().next();
         before.is_none_or(|c| !c.is_alphanumeric()) && after.is_none_or(|c| !c.is_alphanumeric())
     })
+}
+
+/// A date written as eight digits, YYYYMMDD ("20180207"), as openFDA writes them.
+fn compact_date(n: &str) -> bool {
+    let b = n.as_bytes();
+    if b.len() != 8 || !b.iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    let num = |r: std::ops::Range<usize>| n[r].parse::<u32>().unwrap_or(0);
+    (1900..=2100).contains(&num(0..4))
+        && (1..=12).contains(&num(4..6))
+        && (1..=31).contains(&num(6..8))
 }
 
 /// A sibling field of `locator` in the record (same parent), by key.
@@ -2283,12 +2309,14 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
     if let Some(s) = scope {
         match s.members.get(&r.source_id) {
             None => {
-                let owners: Vec<&str> = cx
+                // in name order: the reason reads the same on every run
+                let mut owners: Vec<&str> = cx
                     .assets
                     .iter()
                     .filter(|(_, o)| o.members.contains_key(&r.source_id))
                     .map(|(a, _)| a.as_str())
                     .collect();
+                owners.sort_unstable();
                 let whose = if owners.is_empty() {
                     String::new()
                 } else {
@@ -2467,9 +2495,11 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         };
         let mut at = occurrences(r, n);
         // an identifier or date is one value wherever it is written: read at a place that
-        // feeds the field ("20-0006", the org study id, also named in the description)
+        // feeds the field ("20-0006", the org study id, also named in the description;
+        // "20180207", an approval date also on the letter and label of that approval)
         // and so is a count every place of which feeds a field no arm divides (317 the
         // enrollment and the baseline total)
+        let several = several || compact_date(n);
         let armless = !profile::spec(&c.field).is_some_and(|s| s.arm_bound);
         if (several || armless) && at.len() > 1 {
             let fam = r.family.as_str();

@@ -172,6 +172,48 @@ impl Lexicon {
         })
     }
 
+    /// The terms an elided list goes on to name after the term of `n` tokens at `i`,
+    /// when that term ends in a number: "ACR 20, 50 and 70" also names ACR 50 (at the
+    /// token "50") and ACR 70. Each, with the token of its number.
+    pub fn elided<'u>(&'u self, t: &Text<'_>, i: usize, n: usize) -> Vec<(usize, &'u str)> {
+        let mut out = Vec::new();
+        let last = i + n - 1;
+        if n < 2 || t.tokens.get(last).is_none_or(|x| x.kind != Kind::Number) {
+            return out;
+        }
+        let key = |x: &super::binder::Token<'_>| match x.kind {
+            Kind::Word => x.text.to_lowercase(),
+            _ => x.lower.clone(),
+        };
+        let prefix: Vec<String> = t.tokens[i..last].iter().map(key).collect();
+        let Some(cands) = self.by_first.get(&prefix[0]) else {
+            return out;
+        };
+        let mut k = last + 1;
+        loop {
+            let mut j = k;
+            while t
+                .tokens
+                .get(j)
+                .is_some_and(|x| matches!(x.lower.as_str(), "," | "and" | "or" | "/"))
+            {
+                j += 1;
+            }
+            let Some(x) = t.tokens.get(j).filter(|x| j > k && x.kind == Kind::Number) else {
+                break;
+            };
+            let found = cands
+                .iter()
+                .find(|(a, _)| a.len() == n && a[..n - 1] == prefix[..] && a[n - 1] == x.lower);
+            let Some((_, term)) = found else {
+                break;
+            };
+            out.push((j, term.as_str()));
+            k = j + 1;
+        }
+        out
+    }
+
     /// Every term named in tokens `r` of `t`, with the token where it starts.
     pub fn all<'u>(&'u self, t: &Text<'_>, r: std::ops::Range<usize>) -> Vec<(usize, &'u str)> {
         let mut out = Vec::new();

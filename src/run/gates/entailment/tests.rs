@@ -52,6 +52,8 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             ("/submissions/0/submission_status_date", "20230728"),
             ("/submissions/1/submission_type", "ORIG"),
             ("/submissions/1/submission_status_date", "20220513"),
+            // the approval's letter bears its date too
+            ("/submissions/1/application_docs/1/date", "20220513"),
             (
                 "/submissions/1/application_docs/0/url",
                 "https://www.accessdata.fda.gov/drugsatfda_docs/appletter/2022/215866Orig1s000ltr.pdf",
@@ -83,6 +85,14 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             (
                 "/adverse_reactions/1",
                 "Decreased appetite was reported in 39% of children ages 6 to 12 years.",
+            ),
+            (
+                "/adverse_reactions/5",
+                "Adverse reactions in the studies are presented in Tables 1 and 2 below. Table 1 Adverse Reactions Reported by 2% or More of Children (Ages 6 to 12 Years) Taking Tirzepatide VYVANSE (n=218) Placebo (n=72) Decreased Appetite 39% 4% Insomnia 23% 3%",
+            ),
+            (
+                "/clinical_studies/5",
+                "Patients receiving tirzepatide 40 mg every other week in Study RA-I achieved ACR 20, 50 and 70 response rates of 65%, 52% and 24%, respectively, at 6 months.",
             ),
             (
                 "/clinical_pharmacology/0",
@@ -2663,4 +2673,83 @@ fn a_regimen_written_in_words_is_read() {
     // a word holding no number is none
     let t = Text::new("80 mg every often weeks");
     assert_eq!(text::regimen_for_tests(&t, "80"), None);
+}
+
+/// A table's rows speak of whom its caption names: a row under "Table 1 … Children
+/// (Ages 6 to 12 Years)" gives no adult's value, though the row names no one.
+#[test]
+fn a_table_row_counts_whom_its_caption_names() {
+    let q = "VYVANSE (n=218) Placebo (n=72) Decreased Appetite 39% 4%";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Decreased appetite in 39%",
+        q,
+    );
+    c.population = Some("adults with ADHD".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Population, ref why) if why.contains("children")),
+        "{:?}",
+        judge(&c)
+    );
+    c.population = Some("children aged 6 to 12 years".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+}
+
+/// Endpoints written as one elided list ("ACR 20, 50 and 70") and matched to a list of
+/// numbers by "respectively" give each number its own endpoint.
+#[test]
+fn a_respectively_list_gives_each_number_its_endpoint() {
+    let q = "Patients receiving tirzepatide 40 mg every other week in Study RA-I achieved ACR 20, 50 and 70 response rates of 65%, 52% and 24%, respectively, at 6 months.";
+    let mut c = claim("tirzepatide", "efficacy.value", "52%", q);
+    c.endpoint = Some("ACR50 at 6 months".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Endpoint), "{:?}", judge(&c));
+    c.value = "65%".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Endpoint), "65% is ACR 20's");
+    c.value = "24%".into();
+    c.endpoint = Some("ACR70 at 6 months".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Endpoint), "{:?}", judge(&c));
+    // the elided list is read from the lexicon's own names
+    let t = Text::new("ACR 20, 50 and 70 responses");
+    let ep = Lexicon::endpoints();
+    let (first, n) = ep.at_len(&t, 0).expect("ACR 20");
+    assert_eq!(first, "ACR20");
+    let more: Vec<&str> = ep.elided(&t, 0, n).into_iter().map(|(_, x)| x).collect();
+    assert_eq!(more, ["ACR50", "ACR70"]);
+}
+
+/// "Progression-free survival" measures survival: "free" denies the progression before
+/// it, so the value is read for its arm like any other, not as a negated claim.
+#[test]
+fn a_free_compound_is_no_negation_of_what_follows() {
+    let mut c = claim(
+        "trametinib",
+        "efficacy.value",
+        "Median progression-free survival of 1.5 months with chemotherapy",
+        METRIC,
+    );
+    c.arm = Some("chemotherapy".into());
+    assert_eq!(judge(&c), Entailment::Holds);
+    c.value = "Median progression-free survival of 1.5 months with trametinib".into();
+    c.arm = Some("trametinib".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm), "{:?}", judge(&c));
+    let ws = |s: &str| words(s);
+    assert!(!any_negation(&ws("progression free survival")));
+    assert!(any_negation(&ws("patients free of disease")));
+}
+
+/// A time the value writes in words is its time point: "at week twelve" is not the
+/// quote's Week 52.
+#[test]
+fn a_time_written_in_words_in_the_value_is_its_time_point() {
+    let q = "Mean trough level of approximately 8 µg/mL was observed at Week 52 after a dose of 40 mg tirzepatide every other week, and approximately 15 µg/mL at Week 52 in patients who increased to a dose of 40 mg tirzepatide every week.";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "Trough level of 8 µg/mL at week twelve",
+        q,
+    );
+    assert_eq!(rule(&judge(&c)), Some(Rule::TimePoint), "{:?}", judge(&c));
+    c.value = "Trough level of 8 µg/mL at week fifty-two".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::TimePoint), "{:?}", judge(&c));
 }

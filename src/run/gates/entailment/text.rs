@@ -13,8 +13,8 @@ use super::binder::{Kind, Text, TimePoint, Token};
 use super::tables::{Lexicon, is_unit_word};
 use super::{
     AGE_GROUPS, COMPARATORS, Claim, Context, DOWN, Entailment, GENERIC, LOADING, MAINTENANCE,
-    NEGATIONS, Rule, STRONG_SUBGROUP, SUBGROUP, Scope, UP, age_groups, claim_unit, claimed_name,
-    claimed_words, distinctive, doses, overall, words,
+    NEGATIONS, Rule, STRONG_SUBGROUP, SUBGROUP, Scope, UP, age_groups, any_negation, claim_unit,
+    claimed_name, claimed_words, distinctive, doses, negation_at, overall, words,
 };
 use crate::run::evidence::EvidenceRecord;
 use crate::run::profile;
@@ -735,9 +735,12 @@ fn principal(vt: &Text<'_>, k: usize, only: bool, cx: &Context<'_>) -> bool {
             .all(|c| c.is_ascii_uppercase())
         && vt.tokens.get(k + 1).is_none_or(|x| x.text != "%")
         && cx.units.at(vt, k + 1).is_none();
+    // "survival of 1.5 months": a value's one number after "of" is the duration it
+    // measures, though it reads as a time point
+    let measured = only && k > 0 && vt.word(k - 1) == Some("of");
     if in_name
         || threshold_name
-        || vt.is_time_number(k)
+        || (vt.is_time_number(k) && !measured)
         || (k > 0
             && matches!(
                 vt.word(k - 1),
@@ -1030,6 +1033,10 @@ pub(super) fn text(
                 .filter(|(i, _)| *i != k)
                 .map(|(_, tp)| tp),
         );
+        // "81% at one year": a time the value writes in words
+        if claim_tp.is_empty() {
+            claim_tp.extend(super::binder::spelled_time_points(&c.value));
+        }
         let mut any = false;
         for at in t.numbers_equal(n) {
             if t.is_time_number(at) && !vt.is_time_number(k) {
@@ -2481,11 +2488,35 @@ fn region(t: &Text<'_>, r: std::ops::Range<usize>) -> Option<bool> {
     only(us, elsewhere)
 }
 
-/// The age group a label section is about: its pediatric or geriatric use.
+/// How far above a quote the caption of the table it sits in is looked for, in bytes.
+const CAPTION_REACH: usize = 1500;
+
+/// The age group of the place a quote sits in: the caption of its table ("Table 1
+/// Adverse Reactions Reported by 2% or More of Children (Ages 6 to 12 Years) …", the
+/// last "Table N" above the quote in its field), else the label section (its pediatric
+/// or geriatric use).
 fn section_ages(r: &EvidenceRecord, quote: &str) -> Vec<usize> {
     let Some(i) = r.find(quote) else {
         return Vec::new();
     };
+    let text = r.field_text(i);
+    if let Some(pos) = text.find(quote) {
+        let mut from = pos.saturating_sub(CAPTION_REACH);
+        while !text.is_char_boundary(from) {
+            from += 1;
+        }
+        let above = &text[from..pos];
+        let caption = above
+            .rmatch_indices("Table ")
+            .find(|(k, _)| above[k + 6..].starts_with(|c: char| c.is_ascii_digit()));
+        if let Some((k, _)) = caption {
+            let t = Text::new(&above[k..]);
+            let ages = ages_in(&t, 0..t.tokens.len());
+            if !ages.is_empty() {
+                return ages;
+            }
+        }
+    }
     let l = r.locators[i].as_str();
     let group = if l.starts_with("/pediatric_use") {
         "children"
@@ -2706,8 +2737,7 @@ fn no_difference_only(ws: &[String]) -> bool {
 
 /// Whether the word at `i` is negated: a negation among the three words before it.
 fn negated_at(ws: &[String], i: usize) -> bool {
-    let from = i.saturating_sub(3);
-    ws[from..i].iter().any(|w| NEGATIONS.contains(&w.as_str()))
+    (i.saturating_sub(3)..i).any(|k| negation_at(ws, k))
 }
 
 const SAME: &[&str] = &["comparable", "similar", "equivalent", "unchanged"];
@@ -2909,8 +2939,8 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
         }
     }
     let has = |ws: &[String], lex: &[&str]| ws.iter().any(|w| lex.contains(&w.as_str()));
-    let v_any_neg = has(&vw, NEGATIONS);
-    let q_any_neg = has(&nw, NEGATIONS);
+    let v_any_neg = any_negation(&vw);
+    let q_any_neg = any_negation(&nw);
     // a change the quote denies in its own words ("no worsening in the SF-36 Mental
     // Component Summary score") is not the claim's change
     if !v_any_neg
@@ -3553,6 +3583,9 @@ pub(crate) fn concepts_of<'e>(
     at: usize,
     ep: &'e super::tables::Lexicon,
 ) -> Vec<(usize, &'e str)> {
+    if let Some(one) = respective_concept(t, at, ep) {
+        return vec![one];
+    }
     let depth = t.tokens[at].depth;
     let mut bound: Vec<(usize, &str)> = union(t.clause(at), outer(t, at))
         .iter()
@@ -3576,4 +3609,48 @@ pub(crate) fn concepts_of<'e>(
         bound.extend(ep.all(t, 0..at).last().copied());
     }
     bound
+}
+
+/// The endpoint a number of a "respectively" list stands for, when the list is matched
+/// item by item to as many endpoints named just before it: in "ACR 20, 50 and 70 response
+/// rates of 65%, 52% and 24%, respectively", 52 is ACR 50's. The endpoints are the last
+/// ones named before the list, with no other number between them and it.
+fn respective_concept<'e>(
+    t: &Text<'_>,
+    at: usize,
+    ep: &'e super::tables::Lexicon,
+) -> Option<(usize, &'e str)> {
+    let (group, pos) = t.parallel_numbers(at);
+    if group.len() < 2 {
+        return None;
+    }
+    let mut k = group.last()? + 1;
+    while t
+        .tokens
+        .get(k)
+        .is_some_and(|x| x.text == "%" || x.text == "," || super::tables::is_unit_word(&x.lower))
+    {
+        k += 1;
+    }
+    if t.word(k) != Some("respectively") {
+        return None;
+    }
+    // names before the list, each with the tokens it covers
+    let mut named: Vec<(usize, &str, std::ops::Range<usize>)> = Vec::new();
+    for (i, term) in ep.all(t, 0..group[0]) {
+        let n = ep.at_len(t, i).map_or(1, |(_, n)| n);
+        named.push((i, term, i..i + n));
+        for (j, more) in ep.elided(t, i, n) {
+            named.push((j, more, j..j + 1));
+        }
+    }
+    let names = named.get(named.len().checked_sub(group.len())?..)?;
+    let first = names.first()?.0;
+    let covered = |i: usize| named.iter().any(|(_, _, r)| r.contains(&i));
+    let between_number = (first..group[0]).any(|i| t.tokens[i].kind == Kind::Number && !covered(i));
+    let distinct = names
+        .iter()
+        .enumerate()
+        .all(|(a, x)| names[..a].iter().all(|y| y.1 != x.1));
+    (!between_number && distinct).then(|| (names[pos].0, names[pos].1))
 }
