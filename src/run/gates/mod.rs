@@ -301,8 +301,9 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>, Option<usize
     if let Some(loc) = c.locator.as_deref().filter(|l| !l.is_empty())
         && let Err(why) = check_locator(ev, rec, loc, q)
     {
-        // a path with positions left out is read as the one place it can mean
-        match spelled_out(ev, rec, loc) {
+        // a path with positions left out is read as the one place it can mean; a
+        // pointer into the response the record came in, as the place inside the record
+        match spelled_out(ev, rec, loc).or_else(|| in_envelope(loc)) {
             Some(l) if matches!(why, LocatorMiss::Unresolved { .. }) => {
                 match check_locator(ev, rec, &l, q) {
                     Ok(()) => full = Some(l),
@@ -332,6 +333,19 @@ fn spelled_out(ev: &Evidence, rec: usize, loc: &str) -> Option<String> {
             .then(|| spelled_steps(ev, rec, rest))
             .flatten()
     })
+}
+
+/// A JSON pointer into the API response a record was one element of
+/// (`/results/0/boxed_warning/0`, `/studies/0/resultsSection/…`): the part inside the
+/// record (`/boxed_warning/0`). The record itself is the one the claim cites; the
+/// element's position in the response is not checked.
+fn in_envelope(loc: &str) -> Option<String> {
+    let mut steps = loc.strip_prefix('/')?.splitn(3, '/');
+    let (key, index, rest) = (steps.next()?, steps.next()?, steps.next()?);
+    let envelope = matches!(key, "results" | "studies")
+        && !index.is_empty()
+        && index.bytes().all(|b| b.is_ascii_digit());
+    (envelope && !rest.is_empty()).then(|| format!("/{rest}"))
 }
 
 /// A step of an XML path with no position: `outcome`, not `outcome[2]` or `@value`.
@@ -809,6 +823,33 @@ mod props {
         // "AbstractText" alone is any of three paragraphs
         let v = with("/PubmedArticle/MedlineCitation/Article/Abstract/AbstractText");
         assert!(v.reason.contains("does not resolve"), "{}", v.reason);
+    }
+
+    /// A pointer into the openFDA or ClinicalTrials.gov response a record came in is
+    /// read inside the record; any other pointer that does not resolve stays unresolved.
+    #[test]
+    fn a_pointer_into_the_response_is_read_inside_its_record() {
+        let ev = evidence(&["first".to_string(), "response 1 of cohort".to_string()]);
+        let with = |loc: &str| {
+            let ClaimLine::Claim(mut c) = claim("response 1 of cohort", "1") else {
+                unreachable!()
+            };
+            c.locator = Some(loc.into());
+            verify(&[ClaimLine::Claim(c)], &ev, None).remove(0)
+        };
+        for loc in ["/f/1", "/results/0/f/1", "/studies/3/f/1"] {
+            let v = with(loc);
+            assert!(v.accepted(), "{loc}: {}", v.reason);
+        }
+        assert!(
+            with("/results/0/f/0")
+                .reason
+                .contains("the quote is not at")
+        );
+        for loc in ["/others/0/f/1", "/results/first/f/1", "/results/0"] {
+            let v = with(loc);
+            assert!(v.reason.contains("does not resolve"), "{loc}: {}", v.reason);
+        }
     }
 
     /// A run's evidence is the asset's bundle: a claim citing a bundle record is judged on

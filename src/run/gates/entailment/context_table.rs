@@ -303,6 +303,13 @@ pub(super) fn check(
                     format!("in the table above the quote, {n} is in the column {label:?}: {why}"),
                 ));
             }
+            // and in the row of the claim's event ("Drowsiness 8 5 Dizziness 5 1")
+            if fail.is_none()
+                && let Some(cell) = super::table::read(&qt, at, super::tables::Lexicon::endpoints())
+                && let Some(why) = super::text::other_row(c, &qt, at, &cell)
+            {
+                fail = Some(Entailment::Fails(Rule::Endpoint, why));
+            }
             verdicts.push(fail);
         }
         // every reading of the number in the rows fails: the first says why

@@ -91,6 +91,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "Adverse reactions in the studies are presented in Tables 1 and 2 below. Table 1 Adverse Reactions Reported by 2% or More of Children (Ages 6 to 12 Years) Taking Tirzepatide VYVANSE (n=218) Placebo (n=72) Decreased Appetite 39% 4% Insomnia 23% 3%",
             ),
             (
+                "/adverse_reactions/6",
+                "Incidence of adverse events in the long-term trials. Tirzepatide (N=152) Placebo (N=161) Central and Peripheral Nervous System Drowsiness 8 5 Dizziness 5 1 Lethargy 3 1",
+            ),
+            (
                 "/clinical_studies/5",
                 "Patients receiving tirzepatide 40 mg every other week in Study RA-I achieved ACR 20, 50 and 70 response rates of 65%, 52% and 24%, respectively, at 6 months.",
             ),
@@ -2752,4 +2756,40 @@ fn a_time_written_in_words_in_the_value_is_its_time_point() {
     assert_eq!(rule(&judge(&c)), Some(Rule::TimePoint), "{:?}", judge(&c));
     c.value = "Trough level of 8 µg/mL at week fifty-two".into();
     assert_ne!(rule(&judge(&c)), Some(Rule::TimePoint), "{:?}", judge(&c));
+}
+
+/// A number in a row of a table is a value of the row's event: 5 of "Dizziness 5 1" is
+/// no lethargy, whether the header is in the quote or above it in its field.
+#[test]
+fn a_table_cell_is_a_value_of_its_rows_event() {
+    let header = "Tirzepatide (N=152) Placebo (N=161) Central and Peripheral Nervous System Drowsiness 8 5 Dizziness 5 1 Lethargy 3 1";
+    for (q, wrong, right, row) in [
+        (
+            "Dizziness 5 1 Lethargy 3 1",
+            "Lethargy in 5%",
+            "Dizziness in 5%",
+            "Dizziness",
+        ),
+        (header, "Lethargy in 8%", "Drowsiness in 8%", "Drowsiness"),
+    ] {
+        let mut c = claim("tirzepatide", "safety.common_adverse_reactions", wrong, q);
+        c.arm = Some("tirzepatide".into());
+        assert!(
+            matches!(judge(&c), Entailment::Fails(Rule::Endpoint, ref why) if why.contains(row)),
+            "{q}: {:?}",
+            judge(&c)
+        );
+        c.value = right.into();
+        assert_eq!(judge(&c), Entailment::Holds, "{q}");
+    }
+    // under the header above the quote, one 5 is placebo's drowsiness and the other
+    // tirzepatide's dizziness: neither is tirzepatide's drowsiness
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Drowsiness in 5%",
+        "Drowsiness 8 5 Dizziness 5 1",
+    );
+    c.arm = Some("tirzepatide".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm), "{:?}", judge(&c));
 }

@@ -1285,6 +1285,11 @@ impl Binding<'_, '_> {
                 }
             }
         }
+        // the row: after its column, so a cell of the claimed row in another group's
+        // column is told as the arm it is
+        if let Some(why) = table.as_ref().and_then(|cell| other_row(c, t, at, cell)) {
+            return Entailment::Fails(Rule::Endpoint, why);
+        }
         if self.check_arm && !arm_read {
             let chosen = match bind_arm(t, at, self.ms) {
                 Ok(m) => m,
@@ -3653,4 +3658,72 @@ fn respective_concept<'e>(
         .enumerate()
         .all(|(a, x)| names[..a].iter().all(|y| y.1 != x.1));
     (!between_number && distinct).then(|| (names[pos].0, names[pos].1))
+}
+
+/// A number in a row of a flattened table is a value of the row's label: in
+/// "Drowsiness 8 5 Dizziness 5 1", the second 5 is dizziness's. A claim that names the
+/// label of another row of the quote, and no word of this row's, states another row's
+/// number. Labels are compared by their words of four letters or more.
+pub(super) fn other_row(
+    c: &Claim,
+    t: &Text<'_>,
+    at: usize,
+    cell: &super::table::Cell,
+) -> Option<String> {
+    let long = |x: &&super::binder::Token<'_>| x.kind == Kind::Word && x.text.len() >= 4;
+    let own: Vec<&super::binder::Token<'_>> =
+        t.tokens[cell.label.clone()].iter().filter(long).collect();
+    // a sentence's list of numbers ("achieved by 58%, 38%, and 23%") is no table row
+    let sentence_like = cell.label.end > cell.label.start
+        && matches!(
+            t.tokens[cell.label.end - 1].lower.as_str(),
+            "by" | "of"
+                | "in"
+                | "were"
+                | "was"
+                | "is"
+                | "are"
+                | "to"
+                | "at"
+                | "with"
+                | "and"
+                | "or"
+                | "than"
+                | "from"
+                | "for"
+                | "vs"
+                | "versus"
+        );
+    if own.is_empty() || sentence_like {
+        return None;
+    }
+    let mut claimed: HashSet<String> = words(&c.value).into_iter().collect();
+    claimed.extend(words(c.endpoint.as_deref().unwrap_or("")));
+    if own.iter().any(|w| claimed.contains(&w.lower)) {
+        return None;
+    }
+    // the last word of another row's label: a word right before a row of two cells or
+    // more, which does not start a name with its number ("ASAS 20", "Study 11")
+    let ep = Lexicon::endpoints();
+    let other = (0..t.tokens.len().saturating_sub(1)).find_map(|i| {
+        let x = &t.tokens[i];
+        let next = &t.tokens[i + 1];
+        let second = t.tokens[i + 2..]
+            .iter()
+            .find(|y| y.kind != Kind::Symbol)
+            .is_some_and(|y| y.kind == Kind::Number && y.depth == next.depth);
+        let heads_row = long(&x)
+            && next.kind == Kind::Number
+            && second
+            && !t.is_time_number(i + 1)
+            && ep.at_len(t, i).is_none_or(|(_, n)| n == 1)
+            && !cell.label.contains(&i)
+            && i + 1 != at;
+        (heads_row && claimed.contains(&x.lower)).then_some(x.text)
+    })?;
+    Some(format!(
+        "in the quote {} is in the row of {:?}, not of {other:?}",
+        t.tokens[at].text,
+        own.iter().map(|x| x.text).collect::<Vec<_>>().join(" ")
+    ))
 }
