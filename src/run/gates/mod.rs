@@ -303,14 +303,16 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>, Option<usize
     {
         // a path with positions left out is read as the one place it can mean; a
         // pointer into the response the record came in, as the place inside the record
-        match spelled_out(ev, rec, loc).or_else(|| in_envelope(loc)) {
-            Some(l) if matches!(why, LocatorMiss::Unresolved { .. }) => {
-                match check_locator(ev, rec, &l, q) {
-                    Ok(()) => full = Some(l),
-                    Err(why) => f.add(Gate::Locator, why.to_string()),
-                }
-            }
-            _ => f.add(Gate::Locator, why.to_string()),
+        let unresolved = matches!(why, LocatorMiss::Unresolved { .. });
+        match unresolved
+            .then(|| spelled_out(ev, rec, loc).or_else(|| in_envelope(loc)))
+            .flatten()
+        {
+            Some(l) => match check_locator(ev, rec, &l, q) {
+                Ok(()) => full = Some(l),
+                Err(why) => f.add(Gate::Locator, why.to_string()),
+            },
+            None => f.add(Gate::Locator, why.to_string()),
         }
     }
     (f, Some(rec), Some(field), full)
@@ -353,6 +355,8 @@ fn bare_step(s: &str) -> bool {
     !s.contains('[') && !s.starts_with('@') && !s.is_empty()
 }
 
+/// The one place of record `rec` that `steps` name, a bare step matching any position
+/// of its name; `None` when they name none or several.
 fn spelled_steps(ev: &Evidence, rec: usize, steps: &[&str]) -> Option<String> {
     let mut found: Option<String> = None;
     for l in &ev.records[rec].locators {
@@ -675,11 +679,23 @@ mod props {
     use proptest::prelude::*;
 
     fn evidence(fields: &[String]) -> Evidence {
+        let at: Vec<String> = (0..fields.len()).map(|i| format!("/f/{i}")).collect();
+        let pairs: Vec<(&str, &str)> = at
+            .iter()
+            .zip(fields)
+            .map(|(l, f)| (l.as_str(), f.as_str()))
+            .collect();
+        evidence_at(&pairs)
+    }
+
+    /// One PubMed record whose text fields are `(locator, text)`.
+    fn evidence_at(fields: &[(&str, &str)]) -> Evidence {
         let mut ev = Evidence::default();
-        let joined = fields.join("\0");
+        let texts: Vec<&str> = fields.iter().map(|f| f.1).collect();
+        let joined = texts.join("\0");
         let mut starts = Vec::new();
         let mut at = 0;
-        for f in fields {
+        for f in &texts {
             starts.push(at);
             at += f.len() + 1;
         }
@@ -690,7 +706,7 @@ mod props {
             url: "https://pubmed.ncbi.nlm.nih.gov/1/".into(),
             cutoff_date: None,
             raw: Vec::new(),
-            locators: (0..fields.len()).map(|i| format!("/f/{i}")).collect(),
+            locators: fields.iter().map(|f| f.0.to_string()).collect(),
             joined,
             starts,
             outside: false,
@@ -781,27 +797,7 @@ mod props {
                 "Results 4.8 months.",
             ),
         ];
-        let mut ev = Evidence::default();
-        let texts: Vec<&str> = fields.iter().map(|f| f.1).collect();
-        let joined = texts.join("\0");
-        let mut starts = Vec::new();
-        let mut at = 0;
-        for t in &texts {
-            starts.push(at);
-            at += t.len() + 1;
-        }
-        ev.add(EvidenceRecord {
-            source_id: "pubmed:1@0".into(),
-            family: Family::Pubmed,
-            record_key: "1".into(),
-            url: "https://pubmed.ncbi.nlm.nih.gov/1/".into(),
-            cutoff_date: None,
-            raw: Vec::new(),
-            locators: fields.iter().map(|f| f.0.to_string()).collect(),
-            joined,
-            starts,
-            outside: false,
-        });
+        let ev = evidence_at(&fields);
         let with = |loc: &str| {
             let ClaimLine::Claim(mut c) = claim("Patients received 2 mg.", "2 mg") else {
                 unreachable!()

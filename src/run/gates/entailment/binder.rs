@@ -616,34 +616,28 @@ pub fn spelled_as_digits(s: &str) -> std::borrow::Cow<'_, str> {
 /// The time points a claim's value names as a visit ("at Day 29", "the Week 24 visit"):
 /// a unit then its number, not a duration ("for 10 days").
 pub fn value_time_points(s: &str) -> Vec<TimePoint> {
-    let s = spelled_as_digits(s);
-    let t = Text::new(&s);
-    (1..t.tokens.len())
-        .filter(|&i| {
-            t.tokens[i].kind == Kind::Number
-                && t.word(i - 1)
-                    .is_some_and(|w| matches!(w, "day" | "week" | "month"))
-        })
-        .filter_map(|i| t.time_point_at(i))
-        .collect()
+    time_points_after(&spelled_as_digits(s), |w| {
+        matches!(w, "day" | "week" | "month")
+    })
 }
 
 /// Time points a value writes in words ("at one year", "after twelve weeks"): each
 /// spelled number, read as digits, after "at", "after", "by" or "through" or after its
 /// unit ("Week fifty-two"). Numbers written as digits are the binder's own to read.
 pub fn spelled_time_points(s: &str) -> Vec<TimePoint> {
-    let spelled = spelled_as_digits(s);
-    if matches!(spelled, std::borrow::Cow::Borrowed(_)) {
-        return Vec::new();
+    match spelled_as_digits(s) {
+        std::borrow::Cow::Borrowed(_) => Vec::new(),
+        spelled => time_points_after(&spelled, |w| {
+            matches!(w, "at" | "after" | "by" | "through") || time_unit(w).is_some()
+        }),
     }
-    let t = Text::new(&spelled);
+}
+
+/// The time points of `s` whose number follows a word `lead` accepts.
+fn time_points_after(s: &str, lead: impl Fn(&str) -> bool) -> Vec<TimePoint> {
+    let t = Text::new(s);
     (1..t.tokens.len())
-        .filter(|&i| {
-            t.tokens[i].kind == Kind::Number
-                && t.word(i - 1).is_some_and(|w| {
-                    matches!(w, "at" | "after" | "by" | "through") || time_unit(w).is_some()
-                })
-        })
+        .filter(|&i| t.tokens[i].kind == Kind::Number && t.word(i - 1).is_some_and(&lead))
         .filter_map(|i| t.time_point_at(i))
         .collect()
 }

@@ -1717,16 +1717,13 @@ fn whole_word(hay: &str, id: &str) -> bool {
     })
 }
 
-/// A date written as eight digits, YYYYMMDD ("20180207"), as openFDA writes them.
+/// A date written as eight digits, YYYYMMDD ("20180207"), as openFDA writes them: the
+/// import's reading of such a date, when it is a day of the calendar.
 fn compact_date(n: &str) -> bool {
-    let b = n.as_bytes();
-    if b.len() != 8 || !b.iter().all(u8::is_ascii_digit) {
-        return false;
-    }
-    let num = |r: std::ops::Range<usize>| n[r].parse::<u32>().unwrap_or(0);
-    (1900..=2100).contains(&num(0..4))
-        && (1..=12).contains(&num(4..6))
-        && (1..=31).contains(&num(6..8))
+    crate::snapshot::import::compact_date(n).is_some_and(|iso| {
+        chrono::NaiveDate::parse_from_str(&iso, "%Y-%m-%d")
+            .is_ok_and(|d| (1900..=2100).contains(&chrono::Datelike::year(&d)))
+    })
 }
 
 /// A sibling field of `locator` in the record (same parent), by key.
