@@ -717,8 +717,13 @@ fn words(s: &str) -> Vec<String> {
 }
 
 fn distinctive(s: &str) -> Vec<String> {
-    words(s)
-        .into_iter()
+    let ws = words(s);
+    // "at risk" is the registry's word for those an adverse event table counts, not a
+    // subgroup (those "at high risk" are one)
+    let at_risk = |i: usize| ws[i] == "risk" && i > 0 && ws[i - 1] == "at";
+    (0..ws.len())
+        .filter(|&i| !at_risk(i))
+        .map(|i| ws[i].clone())
         .map(|w| if w == "pbo" { "placebo".into() } else { w })
         .filter(|w| !GENERIC.contains(&w.as_str()) && !w.chars().all(|c| c.is_ascii_digit()))
         .collect()

@@ -99,6 +99,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "Patients receiving tirzepatide 40 mg every other week in Study RA-I achieved ACR 20, 50 and 70 response rates of 65%, 52% and 24%, respectively, at 6 months.",
             ),
             (
+                "/clinical_studies/6",
+                "In Study RA-III, 85% of patients with ACR 20 responses at week 24 maintained the response at 52 weeks, and 40% of patients with RA achieved a major clinical response.",
+            ),
+            (
                 "/clinical_pharmacology/0",
                 "Antibodies were identified in 16% of treated patients. In patients receiving concomitant MTX, the incidence was 6%.",
             ),
@@ -829,6 +833,55 @@ fn a_number_counts_whom_its_own_stretch_names() {
     let at = t.numbers_equal("93")[0];
     assert_eq!(text::stretch_subgroups_for_tests(&t, at), ["elderly"]);
     assert!(text::stretch_subgroups_for_tests(&t, t.numbers_equal("1.5")[0]).is_empty());
+}
+
+#[test]
+fn a_share_of_those_in_a_state_the_trial_brought_about_is_theirs() {
+    let q = "In Study RA-III, 85% of patients with ACR 20 responses at week 24 maintained the response at 52 weeks, and 40% of patients with RA achieved a major clinical response.";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "85% of patients maintained an ACR 20 response at 52 weeks",
+        q,
+    );
+    c.population = Some("All tirzepatide-treated patients in Study RA-III".into());
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Population),
+        "85% is a share of the week-24 responders"
+    );
+    c.population = Some("Week-24 ACR 20 responders in Study RA-III".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+    // "with RA" ends at the verb: the response is what 40% achieved, not whom it counts
+    c.value = "40% of patients achieved a major clinical response".into();
+    c.population = Some("All tirzepatide-treated patients in Study RA-III".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+    let share = |s: &str, n: &str| {
+        let t = Text::new(s);
+        let at = t.numbers_equal(n)[0];
+        text::conditional_denominator_for_tests(&t, at)
+    };
+    let withdrawn =
+        "Flare was documented in 22 (22%) of the 100 subjects who were withdrawn from treatment.";
+    assert_eq!(share(withdrawn, "22"), Some("withdr"));
+    assert_eq!(
+        share("In all, 60% of responders relapsed.", "60"),
+        Some("respon")
+    );
+    assert_eq!(
+        share("In all, 5% of patients discontinued treatment.", "5"),
+        None
+    );
+    assert_eq!(
+        share("In all, 40% of patients were in remission.", "40"),
+        None
+    );
+}
+
+#[test]
+fn those_at_risk_are_the_adverse_event_tables_denominator_not_a_subgroup() {
+    assert!(!distinctive("Treated participants (131 at risk)").contains(&"risk".to_string()));
+    assert!(distinctive("Patients at high risk of infection").contains(&"risk".to_string()));
 }
 
 #[test]

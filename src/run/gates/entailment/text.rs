@@ -626,6 +626,11 @@ pub(super) fn stretch_subgroups_for_tests(t: &Text<'_>, at: usize) -> Vec<String
 }
 
 #[cfg(test)]
+pub(super) fn conditional_denominator_for_tests(t: &Text<'_>, at: usize) -> Option<&'static str> {
+    conditional_denominator(t, at).map(|(s, _)| s)
+}
+
+#[cfg(test)]
 pub(super) fn regimen_for_tests(t: &Text<'_>, n: &str) -> Option<String> {
     regimen_of(t, t.numbers_equal(n)[0], 0..t.tokens.len())
 }
@@ -1877,6 +1882,65 @@ fn anchor(t: &Text<'_>, at: usize) -> usize {
     k
 }
 
+/// States a trial leaves some of its patients in, by the first letters their words share
+/// ("responders", "responded", "responses"; "withdrawn", "withdrawal").
+const CONDITION_STEMS: &[&str] = &["respon", "withdr", "discon", "comple", "remiss", "relaps"];
+
+/// The state of [`CONDITION_STEMS`] a word names.
+fn condition_stem(w: &str) -> Option<&'static str> {
+    let w = w.strip_prefix("non").unwrap_or(w);
+    CONDITION_STEMS.iter().copied().find(|s| w.starts_with(s))
+}
+
+/// Of whom the number at `at` is a share, when they are patients in a state the trial
+/// brought about: "85% of patients with ACR 20 responses at week 24", "22 (22%) of the
+/// 100 subjects who were withdrawn", "60% of responders". Gives the state's stem and the
+/// phrase after "of" up to its word. A phrase opened by "with" or "in" ends at a verb ("85%
+/// of patients with RA achieved a response" counts all patients with RA); one opened by
+/// "who" or "that" holds its own verb.
+fn conditional_denominator(t: &Text<'_>, at: usize) -> Option<(&'static str, String)> {
+    let base = t.tokens[anchor(t, at)].depth;
+    let mut k = at + 1;
+    while k < t.tokens.len()
+        && (t.tokens[k].depth > base || matches!(t.tokens[k].text, "%" | "(" | ")"))
+    {
+        k += 1;
+    }
+    if t.word(k) != Some("of") {
+        return None;
+    }
+    let end = sentence(t, at).end.min(k + 14);
+    // 0: no relative clause yet; 1: after "with"/"in"; 2: after "who"/"that"
+    let mut relative = 0;
+    for j in k + 1..end {
+        if t.is_break(j) || t.tokens[j].depth != base {
+            break;
+        }
+        let w = t.tokens[j].lower.as_str();
+        if t.tokens[j].kind != Kind::Word {
+            continue;
+        }
+        let verb = w.ends_with("ed")
+            || matches!(
+                w,
+                "were" | "was" | "is" | "are" | "had" | "has" | "have" | "did" | "will" | "may"
+            );
+        if verb && relative < 2 {
+            return None;
+        }
+        if let Some(s) = condition_stem(w) {
+            let phrase: Vec<&str> = t.tokens[k + 1..=j].iter().map(|x| x.text).collect();
+            return Some((s, phrase.join(" ")));
+        }
+        match w {
+            "with" | "in" if relative == 0 => relative = 1,
+            "who" | "whose" | "that" | "having" => relative = 2,
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Whom the number at `at` counts, as its own stretch of the sentence says: the words
 /// from the number before it (at its depth) up to it, and, when words of whom follow it
 /// ("26% with HUMIRA monotherapy", "28/30 (93%) who were ≥ 70 years of age"), those up to
@@ -2070,6 +2134,23 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
     );
     if length || t.is_time_number(at) {
         return None;
+    }
+    // "85% of patients with ACR 20 responses at week 24": a share of those the trial
+    // left in some state, which the claim must name as its population or endpoint
+    if let Some((word, phrase)) = conditional_denominator(t, at) {
+        let named = words(&format!(
+            "{} {}",
+            c.population.as_deref().unwrap_or(""),
+            c.endpoint.as_deref().unwrap_or("")
+        ))
+        .iter()
+        .any(|w| condition_stem(w) == Some(word));
+        if !named {
+            return Some(format!(
+                "in the quote {} is a share of {phrase:?}, which the claim's population does not say",
+                t.tokens[at].text
+            ));
+        }
     }
     // (the claim's own words are read only when the quote gives a reason to)
     let sent = sentence(t, at);
