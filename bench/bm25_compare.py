@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Times the Python BM25Distiller printed in ../shared/seeds/004_6eb47fa31ca46851.txt on the
 passages that `dossier distill --dump DIR` wrote (one JSONL file per asset), one index + one
-query per asset, and prints the mean time per asset. The seed's class is read from the
-article at run time and executed as printed; nothing of it is copied into this repository.
+query per asset, and prints the mean time per asset: the median over REPS passes over all
+assets (each pass's mean in `passes_us`). The seed's class is read from the article at run
+time and executed as printed; nothing of it is copied into this repository.
 
-Usage: bm25_compare.py DUMP_DIR QUERY SEED_FILE
+Usage: bm25_compare.py DUMP_DIR QUERY SEED_FILE [REPS=1]
 """
 import json
 import math
@@ -26,9 +27,7 @@ def load_seed_class(seed_path):
     return namespace["BM25Distiller"]
 
 
-def main():
-    dump_dir, query, seed = sys.argv[1], sys.argv[2], sys.argv[3]
-    distiller_cls = load_seed_class(seed)
+def one_pass(dump_dir, query, distiller_cls):
     total = 0.0
     assets = 0
     passages = 0
@@ -44,7 +43,18 @@ def main():
         assert len(d.corpus) == len(rows), (name, len(d.corpus), len(rows))
         passages += len(rows)
         assets += 1
-    print(json.dumps({"assets": assets, "passages": passages, "mean_index_query_us": 1e6 * total / max(assets, 1)}))
+    return assets, passages, 1e6 * total / max(assets, 1)
+
+
+def main():
+    dump_dir, query, seed = sys.argv[1], sys.argv[2], sys.argv[3]
+    reps = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+    distiller_cls = load_seed_class(seed)
+    passes = [one_pass(dump_dir, query, distiller_cls) for _ in range(reps)]
+    means = sorted(p[2] for p in passes)
+    print(json.dumps({"assets": passes[0][0], "passages": passes[0][1],
+                      "mean_index_query_us": means[len(means) // 2],
+                      "passes_us": [round(p[2]) for p in passes]}))
 
 
 if __name__ == "__main__":
