@@ -608,7 +608,7 @@ pub fn market(input: &Input<'_>, e: &mut Emit<'_>) {
 }
 
 /// XBRL concepts per field (companies switch concepts over the years; all are read).
-const CONCEPTS: &[(&str, &[&str])] = &[
+pub(crate) const CONCEPTS: &[(&str, &[&str])] = &[
     (
         "financials.revenue",
         &[

@@ -2846,3 +2846,20 @@ fn a_table_cell_is_a_value_of_its_rows_event() {
     c.arm = Some("tirzepatide".into());
     assert_eq!(rule(&judge(&c)), Some(Rule::Arm), "{:?}", judge(&c));
 }
+
+/// Every XBRL concept the extractive reasoner reads for a field is a part of a filing the
+/// fitness table lets feed that field: a cash balance reported as cash with restricted
+/// cash was once dropped for want of its row.
+#[test]
+fn every_concept_the_reasoner_reads_may_feed_its_field() {
+    let fitness = tables::Fitness::shipped();
+    for (field, concepts) in crate::run::reason::sources::CONCEPTS {
+        for concept in *concepts {
+            let at = format!("/facts/us-gaap/{concept}/units/USD/0/val");
+            assert!(
+                fitness.check(field, "sec", &at, |_| None).is_ok(),
+                "{field} from {concept}"
+            );
+        }
+    }
+}
