@@ -277,6 +277,34 @@ impl<'a> Text<'a> {
         None
     }
 
+    /// The side of a "with and without X, respectively" list the number at `at` is on:
+    /// in "5 µg/mL and 8 to 9 µg/mL, were observed without and with methotrexate (MTX),
+    /// respectively", 5 is without and 8 with. Gives (with, X's names: its word and the
+    /// short form in parentheses after it).
+    pub fn respective_with(&self, at: usize) -> Option<(bool, Vec<&str>)> {
+        let (group, pos) = self.parallel_numbers(at);
+        if group.len() != 2 {
+            return None;
+        }
+        let last = group[1];
+        let end = (last..self.tokens.len()).find(|&k| self.word(k) == Some("respectively"))?;
+        (last + 1..end.saturating_sub(3)).find_map(|k| {
+            let first = match (self.word(k)?, self.word(k + 1)?, self.word(k + 2)?) {
+                ("without", "and", "with") => false,
+                ("with", "and", "without") => true,
+                _ => return None,
+            };
+            let x = self.word(k + 3).filter(|w| w.len() >= 3)?;
+            let mut names = vec![x];
+            if self.tokens.get(k + 4).is_some_and(|p| p.text == "(")
+                && let Some(short) = self.word(k + 5)
+            {
+                names.push(short);
+            }
+            Some((if pos == 0 { first } else { !first }, names))
+        })
+    }
+
     /// A list of time points from token `i`: "Weeks 12 and 24", "12 and 24 weeks",
     /// "baseline and 12 months" (baseline is day 0).
     fn time_list(&self, i: usize) -> Vec<TimePoint> {
@@ -368,8 +396,17 @@ impl<'a> Text<'a> {
             _ => (i + 1, false),
         };
         let u = self.word(k).and_then(time_unit)?;
+        // (an article may stand between: "for up to a 10 days total course")
+        let article = |p: usize| matches!(self.word(p), Some("a" | "an" | "the"));
         let lead = i
             .checked_sub(1)
+            .and_then(|p| {
+                if article(p) {
+                    p.checked_sub(1)
+                } else {
+                    Some(p)
+                }
+            })
             .and_then(|p| self.word(p))
             .is_some_and(|w| {
                 matches!(
@@ -475,6 +512,19 @@ impl TimePoint {
     pub fn same(self, other: TimePoint) -> bool {
         let (a, b) = (self.days, other.days);
         (a - b).abs() <= 0.1 * a.max(b)
+    }
+
+    /// [`TimePoint::same`], for time points both written where they are exact (a posted
+    /// outcome's title): when both fall on whole weeks, whole months or whole years, only
+    /// equal ones are one (week 48 is not week 52, nor month 11 month 12). A time point
+    /// read from a flattened table's header may sit a column off, so tables keep `same`.
+    pub fn same_exact(self, other: TimePoint) -> bool {
+        let (a, b) = (self.days, other.days);
+        let on = |d: f64, unit: f64| d > 0.0 && ((d / unit) - (d / unit).round()).abs() < 1e-6;
+        if [7.0, 30.44, 365.25].iter().any(|&u| on(a, u) && on(b, u)) {
+            return (a - b).abs() < 1e-6;
+        }
+        self.same(other)
     }
 }
 
@@ -736,6 +786,14 @@ mod tests {
         let c = claim_time_points("ACR20 at Week 24");
         assert!(c[0].same(TimePoint { days: 6.0 * 30.44 }));
         assert!(!c[0].same(TimePoint { days: 16.0 * 7.0 }));
+        // on one grid, only the equal time points are one
+        let week = |n: f64| TimePoint { days: 7.0 * n };
+        assert!(week(48.0).same(week(52.0)));
+        assert!(!week(48.0).same_exact(week(52.0)));
+        assert!(week(52.0).same_exact(TimePoint { days: 365.25 }));
+        assert!(week(24.0).same_exact(TimePoint { days: 6.0 * 30.44 }));
+        assert!(!TimePoint { days: 11.0 * 30.44 }.same_exact(TimePoint { days: 12.0 * 30.44 }));
+        assert!(TimePoint { days: 29.0 }.same_exact(week(4.0)));
     }
 
     #[test]

@@ -2639,6 +2639,46 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
             format!("the record's number at {place} counts participants, it is not a {want}"),
         );
     }
+    // a posted adverse event's count of events is no count of participants: one
+    // participant may have had several
+    if ["/numEvents", "/@events"]
+        .iter()
+        .any(|k| place.ends_with(k))
+    {
+        let people = |w: &String| {
+            matches!(
+                w.as_str(),
+                "participants"
+                    | "participant"
+                    | "patients"
+                    | "patient"
+                    | "subjects"
+                    | "subject"
+                    | "people"
+                    | "persons"
+                    | "individuals"
+            )
+        };
+        let events = |w: &String| {
+            matches!(
+                w.as_str(),
+                "events" | "event" | "episodes" | "occurrences" | "reports" | "cases"
+            )
+        };
+        let unit = words(c.unit.as_deref().unwrap_or(""));
+        let value = words(&c.value);
+        let counts_people = if unit.is_empty() {
+            value.iter().any(people) && !value.iter().any(events)
+        } else {
+            unit.iter().any(people) && !unit.iter().any(events)
+        };
+        if counts_people {
+            return Entailment::Fails(
+                Rule::Unit,
+                format!("the record's number at {place} counts events, not participants"),
+            );
+        }
+    }
     // a table column's name is its unit: `count` is no rate per 100,000
     if r.family == crate::domain::Family::Epi
         && let Some(key) = place.rsplit('/').next()
@@ -3350,7 +3390,9 @@ fn structured_one(
     };
     if !claim_tp.is_empty()
         && !cell_tp.is_empty()
-        && !claim_tp.iter().any(|a| cell_tp.iter().any(|b| a.same(*b)))
+        && !claim_tp
+            .iter()
+            .any(|a| cell_tp.iter().any(|b| a.same_exact(*b)))
     {
         return Entailment::Fails(
             Rule::TimePoint,

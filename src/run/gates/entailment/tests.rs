@@ -99,6 +99,14 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "Patients receiving tirzepatide 40 mg every other week in Study RA-I achieved ACR 20, 50 and 70 response rates of 65%, 52% and 24%, respectively, at 6 months.",
             ),
             (
+                "/pharmacokinetics/1",
+                "In patients receiving 40 mg tirzepatide every other week, mean trough concentrations of approximately 5 µg/mL and 8 to 9 µg/mL, were observed without and with methotrexate (MTX), respectively.",
+            ),
+            (
+                "/clinical_studies/7",
+                "Tirzepatide was comparable to placebo on number of awakenings at both doses studied.",
+            ),
+            (
                 "/clinical_studies/6",
                 "In Study RA-III, 85% of patients with ACR 20 responses at week 24 maintained the response at 52 weeks, and 40% of patients with RA achieved a major clinical response.",
             ),
@@ -275,6 +283,7 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         (f("/otherEvents/0/stats/1/numAffected"), "37"),
         (f("/otherEvents/0/stats/0/numAtRisk"), "97"),
         (f("/otherEvents/0/stats/1/numAtRisk"), "97"),
+        (f("/otherEvents/0/stats/1/numEvents"), "83"),
         (f("/eventGroups/2/id"), "EG002"),
         (f("/eventGroups/2/title"), "OL Extension Trametinib 2 mg qw"),
         (f("/otherEvents/0/stats/2/groupId"), "EG002"),
@@ -757,6 +766,27 @@ fn a_posted_number_belongs_to_the_group_beside_it() {
 }
 
 #[test]
+fn a_posted_count_of_events_counts_no_participants() {
+    let ae = "/resultsSection/adverseEventsModule/otherEvents/0/stats";
+    let mut c = claim(
+        "trametinib",
+        "safety.common_adverse_reactions",
+        "Rash in 83 participants",
+        "83",
+    );
+    c.arm = Some("Trametinib 2 mg qw".into());
+    c.locator = Some(format!("{ae}/1/numEvents"));
+    assert_eq!(rule(&judge(&c)), Some(Rule::Unit), "83 rash events");
+    c.unit = Some("participants".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Unit));
+    c.unit = Some("events".into());
+    c.value = "83 rash events".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Unit));
+    c.unit = None;
+    assert_ne!(rule(&judge(&c)), Some(Rule::Unit));
+}
+
+#[test]
 fn a_spread_stands_between_a_number_and_its_unit() {
     let q = "Cmax and Tmax were 4.7 ± 1.6 µg/mL and 131 ± 56 hours respectively.";
     let mut c = claim("tirzepatide", "efficacy.value", "Tmax 131 days", q);
@@ -882,6 +912,54 @@ fn a_share_of_those_in_a_state_the_trial_brought_about_is_theirs() {
 fn those_at_risk_are_the_adverse_event_tables_denominator_not_a_subgroup() {
     assert!(!distinctive("Treated participants (131 at risk)").contains(&"risk".to_string()));
     assert!(distinctive("Patients at high risk of infection").contains(&"risk".to_string()));
+}
+
+#[test]
+fn no_difference_is_what_comparable_says() {
+    let q = "Tirzepatide was comparable to placebo on number of awakenings at both doses studied.";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.comparison",
+        "No difference from placebo in number of awakenings at either dose",
+        q,
+    );
+    assert_ne!(rule(&judge(&c)), Some(Rule::Direction));
+    c.value = "Fewer awakenings than placebo at either dose".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Direction));
+}
+
+#[test]
+fn a_list_with_and_without_a_drug_respectively_gives_each_side_its_number() {
+    let q = "In patients receiving 40 mg tirzepatide every other week, mean trough concentrations of approximately 5 µg/mL and 8 to 9 µg/mL, were observed without and with methotrexate (MTX), respectively.";
+    let t = Text::new(q);
+    let side = |n: &str| t.respective_with(t.numbers_equal(n)[0]).map(|(w, _)| w);
+    assert_eq!(side("5"), Some(false));
+    assert_eq!(side("8"), Some(true));
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "Mean trough concentration approximately 5 µg/mL",
+        q,
+    );
+    c.arm = Some("Tirzepatide with concomitant methotrexate".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm), "5 µg/mL is without MTX");
+    c.arm = Some("Tirzepatide without MTX".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Arm));
+    c.arm = Some("Tirzepatide monotherapy".into());
+    assert_ne!(
+        rule(&judge(&c)),
+        Some(Rule::Arm),
+        "names no MTX: left to the other rules"
+    );
+}
+
+#[test]
+fn a_duration_after_an_article_is_a_time_value() {
+    let t = Text::new("followed by a 100 mg dose for up to a 10 days total course");
+    let at = t.numbers_equal("10")[0];
+    assert_eq!(t.time_point_at(at).map(|tp| tp.days), Some(10.0));
+    // "a 100 mg dose" holds no time
+    assert!(t.time_point_at(t.numbers_equal("100")[0]).is_none());
 }
 
 #[test]

@@ -1208,6 +1208,30 @@ impl Binding<'_, '_> {
                 format!("the quote gives {n} as a ratio (a factor, -fold), not a percentage"),
             );
         }
+        // "5 and 8 µg/mL … without and with methotrexate, respectively": the claim's
+        // side of the list, when it names the drug the list is with or without
+        if let Some((with, names)) = t.respective_with(at) {
+            let x = names[0];
+            let said = words(&super::said(c));
+            let named = said.iter().position(|w| names.contains(&w.as_str()));
+            if let Some(i) = named {
+                let before = &said[i.saturating_sub(3)..i];
+                let claim_with = !before.iter().any(|w| w == "without" || w == "no")
+                    && !said
+                        .iter()
+                        .any(|w| matches!(w.as_str(), "monotherapy" | "alone"));
+                if claim_with != with {
+                    return Entailment::Fails(
+                        Rule::Arm,
+                        format!(
+                            "in the quote {n} is the value {} {x} (a list matched item by item, respectively), and the claim is for patients {} it",
+                            if with { "with" } else { "without" },
+                            if claim_with { "with" } else { "without" }
+                        ),
+                    );
+                }
+            }
+        }
         // endpoint
         if !self.claim_concepts.is_empty() {
             let bound: Vec<&str> = concepts_of(t, at, Lexicon::endpoints())
@@ -3071,10 +3095,13 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
         own.iter()
             .any(|n| own.iter().filter(|m| *m == n).count() >= 2 && qt.numbers_equal(n).len() >= 2)
     };
+    // "no difference from placebo" is what "comparable to placebo" says
+    let same_stated = no_difference_only(&vw) && has(&qw, SAME);
     if (v_neg || (v_any_neg && v_change))
         && !q_any_neg
         && !sentence_neg
         && !equal_groups
+        && !same_stated
         && (has(&qw, UP) || has(&qw, DOWN) || sup(&q) || content_verbs(&qw, &vw))
     {
         return Some("the claim negates what the quote states".into());
