@@ -304,8 +304,16 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>, Option<usize
         // a path with positions left out is read as the one place it can mean; a
         // pointer into the response the record came in, as the place inside the record
         let unresolved = matches!(why, LocatorMiss::Unresolved { .. });
+        // (a pointer written without its leading slash, `boxed_warning/0`, is read from
+        // the record's root)
+        let rooted = rooted(loc);
+        let loc = rooted.as_deref().unwrap_or(loc);
         match unresolved
-            .then(|| spelled_out(ev, rec, loc).or_else(|| in_envelope(loc)))
+            .then(|| {
+                spelled_out(ev, rec, loc)
+                    .or_else(|| in_envelope(loc))
+                    .or_else(|| rooted.clone())
+            })
             .flatten()
         {
             Some(l) => match check_locator(ev, rec, &l, q) {
@@ -348,6 +356,13 @@ fn in_envelope(loc: &str) -> Option<String> {
         && !index.is_empty()
         && index.bytes().all(|b| b.is_ascii_digit());
     (envelope && !rest.is_empty()).then(|| format!("/{rest}"))
+}
+
+/// A path written without its leading slash (`boxed_warning/0`), from the root; `None`
+/// for a rooted path, a byte range (`bytes:10-20`) or a page path (`html:/…`).
+fn rooted(loc: &str) -> Option<String> {
+    let plain = !loc.starts_with('/') && !loc.starts_with("bytes:") && !loc.starts_with("html:");
+    plain.then(|| format!("/{loc}"))
 }
 
 /// A step of an XML path with no position: `outcome`, not `outcome[2]` or `@value`.
@@ -833,16 +848,29 @@ mod props {
             c.locator = Some(loc.into());
             verify(&[ClaimLine::Claim(c)], &ev, None).remove(0)
         };
-        for loc in ["/f/1", "/results/0/f/1", "/studies/3/f/1"] {
+        // ("f/1": a pointer written without its leading slash)
+        for loc in [
+            "/f/1",
+            "/results/0/f/1",
+            "/studies/3/f/1",
+            "f/1",
+            "results/0/f/1",
+        ] {
             let v = with(loc);
             assert!(v.accepted(), "{loc}: {}", v.reason);
         }
+        assert!(with("f/0").reason.contains("the quote is not at"));
         assert!(
             with("/results/0/f/0")
                 .reason
                 .contains("the quote is not at")
         );
-        for loc in ["/others/0/f/1", "/results/first/f/1", "/results/0"] {
+        for loc in [
+            "/others/0/f/1",
+            "/results/first/f/1",
+            "/results/0",
+            "others/0/f/1",
+        ] {
             let v = with(loc);
             assert!(v.reason.contains("does not resolve"), "{loc}: {}", v.reason);
         }

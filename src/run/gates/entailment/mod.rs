@@ -2411,6 +2411,22 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
     if let Some(v) = pace_turned(c, quote) {
         return v;
     }
+    // a label's boxed warning opens on its WARNING heading: text filed under
+    // `boxed_warning` without one (a medication guide's "AMBIEN is a federally controlled
+    // substance …") is no boxed warning
+    if c.field == "regulatory.boxed_warning"
+        && r.family == crate::domain::Family::FdaLabel
+        && r.locators[field].starts_with("/boxed_warning")
+        && !r.field_text(field).to_lowercase().contains("warning")
+    {
+        return Entailment::Fails(
+            Rule::Field,
+            format!(
+                "the text at {} has no WARNING heading: it is not a boxed warning",
+                r.locators[field]
+            ),
+        );
+    }
     // field fitness: at the locator given, else at some field holding the quote
     let given = c.locator.as_deref().filter(|l| !l.is_empty());
     let fam = r.family.as_str();

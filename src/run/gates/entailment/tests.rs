@@ -67,6 +67,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         &[
             ("/boxed_warning/0", "WARNING: SERIOUS INFECTIONS"),
             (
+                "/boxed_warning/1",
+                "Keep tirzepatide in a safe place to prevent misuse and abuse.",
+            ),
+            (
                 "/spl_medguide/0",
                 "What is the most important information I should know? Serious infections.",
             ),
@@ -2940,4 +2944,20 @@ fn every_concept_the_reasoner_reads_may_feed_its_field() {
             );
         }
     }
+}
+
+/// Text filed under a label's boxed warning without its WARNING heading (a medication
+/// guide's words) is no boxed warning.
+#[test]
+fn a_boxed_warning_opens_on_its_warning_heading() {
+    let mut c = claim(
+        "tirzepatide",
+        "regulatory.boxed_warning",
+        "Keep tirzepatide in a safe place to prevent misuse and abuse.",
+        "Keep tirzepatide in a safe place to prevent misuse and abuse.",
+    );
+    assert_eq!(rule(&judge(&c)), Some(Rule::Field));
+    c.value = "WARNING: SERIOUS INFECTIONS".into();
+    c.quote = Some("WARNING: SERIOUS INFECTIONS".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Field));
 }
