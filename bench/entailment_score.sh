@@ -47,7 +47,7 @@ if [ -f "$REAL/portfolio.toml" ]; then
       fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth twentyfirst \
       twentysecond twentythird twentyfourth twentyfifth twentysixth twentyseventh \
       twentyeighth twentyninth thirtieth thirtyfirst thirtysecond thirtythird thirtyfourth \
-      thirtyfifth thirtysixth thirtyseventh; do
+      thirtyfifth thirtysixth thirtyseventh thirtyeighth; do
     echo "== real corpus, $n set (tests/entailment/${n}_real.jsonl)"
     score "tests/entailment/${n}_real.jsonl" "$tmp/real" "$@"
   done

@@ -375,6 +375,10 @@ impl<'a> Text<'a> {
             return None;
         }
         let n: f64 = t.lower.parse().ok()?;
+        // a share is no time point, whatever precedes it ("at 6 months 67%")
+        if self.tokens.get(i + 1).is_some_and(|x| x.text == "%") {
+            return None;
+        }
         // "week 12", "Week-12", "day 29"
         let before = i
             .checked_sub(1)
@@ -697,26 +701,60 @@ fn time_points_after(s: &str, lead: impl Fn(&str) -> bool) -> Vec<TimePoint> {
 pub fn claim_time_points(s: &str) -> Vec<TimePoint> {
     let s = spelled_as_digits(s);
     let t = Text::new(&s);
-    let mut out = Vec::new();
+    // each number's time unit: a unit word before or after it ("Day 29", "24 weeks",
+    // "14-day"), else, closing a range, its opening's ("Day 1-10" is day 1 to day 10)
+    let mut units: Vec<Option<f64>> = vec![None; t.tokens.len()];
     for i in 0..t.tokens.len() {
         if t.tokens[i].kind != Kind::Number {
             continue;
         }
-        let n: f64 = match t.tokens[i].lower.parse() {
-            Ok(n) => n,
-            Err(_) => continue,
-        };
         let before = i.checked_sub(1).and_then(|k| t.word(k)).and_then(time_unit);
         let after = t.word(i + 1).and_then(time_unit).or_else(|| {
             (t.tokens.get(i + 1).is_some_and(|x| x.text == "-"))
                 .then(|| t.word(i + 2).and_then(time_unit))
                 .flatten()
         });
-        if let Some(u) = before.or(after) {
-            out.push(TimePoint { days: n * u });
+        let inherited = || {
+            let k = i.checked_sub(2)?;
+            (range_link(&t, k + 1) && t.tokens[k].kind == Kind::Number)
+                .then(|| units[k])
+                .flatten()
+        };
+        units[i] = before.or(after).or_else(inherited);
+    }
+    let mut out = Vec::new();
+    for (i, unit) in units.iter().enumerate() {
+        let Some(u) = unit else { continue };
+        let Ok(n) = t.tokens[i].lower.parse::<f64>() else {
+            continue;
+        };
+        if opens_range(&t, &units, i) {
+            continue;
         }
+        out.push(TimePoint { days: n * u });
     }
     out
+}
+
+/// A word or dash that joins the two ends of a window ("Day 1-10", "Day 1 through Day 29").
+fn range_link(t: &Text, k: usize) -> bool {
+    t.tokens.get(k).is_some_and(|x| {
+        matches!(x.text, "-" | "\u{2013}" | "\u{2014}")
+            || matches!(x.lower.as_str(), "to" | "through" | "thru" | "until")
+    })
+}
+
+/// Whether the time point at `i` is the first day of a window: a window is assessed at
+/// its end, so "Day 1 through Day 15" is not day 1 of "Day 1 through Day 29".
+fn opens_range(t: &Text, units: &[Option<f64>], i: usize) -> bool {
+    if !range_link(t, i + 1) {
+        return false;
+    }
+    let mut j = i + 2;
+    if t.word(j).and_then(time_unit).is_some() {
+        j += 1;
+    }
+    t.tokens.get(j).is_some_and(|x| x.kind == Kind::Number) && units[j].is_some()
 }
 
 #[cfg(test)]
@@ -744,6 +782,23 @@ mod tests {
         // a duration is no visit
         assert!(value_time_points("200 mg once daily for 10 days").is_empty());
         assert_eq!(claim_time_points("change at Week twelve").len(), 1);
+    }
+
+    #[test]
+    fn a_window_is_read_at_its_end() {
+        let days = |s: &str| -> Vec<f64> { claim_time_points(s).iter().map(|t| t.days).collect() };
+        // a range's end takes its opening's unit, and the opening day is no time point
+        assert_eq!(days("Discontinued due to death (Day 1-10)"), vec![10.0]);
+        assert_eq!(days("Mortality [Day 1 through Day 29]"), vec![29.0]);
+        assert_eq!(
+            days("14-day Participant Mortality [Day 1 through Day 15]"),
+            vec![14.0, 15.0]
+        );
+        assert_eq!(days("weeks 0 to 24"), vec![168.0]);
+        // a lone day and a duration written with a hyphen stay
+        assert_eq!(days("at Day 1"), vec![1.0]);
+        assert_eq!(days("29-day mortality"), vec![29.0]);
+        assert_eq!(days("Week 12 and Week 24"), vec![84.0, 168.0]);
     }
 
     #[test]

@@ -31,6 +31,7 @@ fn record(ev: &mut Evidence, sid: &str, family: Family, fields: &[(&str, &str)])
     });
 }
 
+const SURVIVAL: &str = "At 6 months, the rate of overall survival was 81% in the trametinib group and 67% in the chemotherapy group despite crossover.";
 const METRIC: &str = "Median progression-free survival was 4.8 months in the trametinib group and 1.5 months in the chemotherapy group (hazard ratio for disease progression or death in the trametinib group, 0.45; 95% CI, 0.33 to 0.63; P<0.001).";
 
 fn world() -> (Evidence, HashMap<String, Scope>) {
@@ -40,7 +41,13 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         &mut ev,
         "pubmed:22663011@aa",
         Family::Pubmed,
-        &[(abs, METRIC)],
+        &[
+            (abs, METRIC),
+            (
+                "/PubmedArticle[1]/MedlineCitation[1]/Article[1]/Abstract[1]/AbstractText[4]",
+                SURVIVAL,
+            ),
+        ],
     );
     record(
         &mut ev,
@@ -211,6 +218,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "The recommended dose is 160 mg on Day 1, followed by 80 mg two weeks later (Day 15). Begin 40 mg weekly dosing two weeks later (Day 36).",
             ),
             ("/openfda/product_ndc/0", "0002-1506"),
+            (
+                "/dosage_and_administration/4",
+                "Give tirzepatide 6mg/kg IV or PO twice weekly for 6 weeks.",
+            ),
             (
                 "/dosage_and_administration/5",
                 "The maximum dose is 70 mg/day.",
@@ -501,6 +512,21 @@ fn the_number_binds_to_its_arm_in_the_sentence() {
 }
 
 #[test]
+fn a_share_after_its_time_point_is_no_time_point() {
+    // "months 67%": 67 is a share, bound to its arm, not month 67
+    let mut c = claim(
+        "trametinib",
+        "efficacy.value",
+        "Overall survival rate at 6 months 67%",
+        SURVIVAL,
+    );
+    c.arm = Some("trametinib".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm), "{:?}", judge(&c));
+    c.value = "Overall survival rate at 6 months 81%".into();
+    assert_eq!(judge(&c), Entailment::Holds);
+}
+
+#[test]
 fn units_time_points_and_populations_must_be_the_quotes() {
     let mut c = claim("trametinib", "efficacy.value", "4.8 weeks", METRIC);
     assert_eq!(rule(&judge(&c)), Some(Rule::Unit));
@@ -525,6 +551,15 @@ fn a_value_of_one_age_group_is_not_another_groups() {
     assert!(by_age(&judge(&c)), "{:?}", judge(&c));
     c.population = Some("children 6 to 12 years".into());
     assert_eq!(judge(&c), Entailment::Holds);
+    // adolescents are children too, but their ages as numbers do not meet the quote's
+    c.population = Some("adolescents ages 13 to 17 years".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Population, ref why) if why.contains("ages 6 to 12")),
+        "{:?}",
+        judge(&c)
+    );
+    c.population = Some("children ages 6 to 17 years".into());
+    assert!(!by_age(&judge(&c)), "{:?}", judge(&c));
     let q = "In elderly subjects, the mean Cmax was 384 ng/mL.";
     let mut c = claim("tirzepatide", "efficacy.value", "384 ng/mL", q);
     c.population = Some("younger adults (20 to 40 years)".into());
@@ -651,6 +686,17 @@ fn a_regimen_after_another_dose_is_that_doses() {
         q,
     );
     assert_eq!(judge(&c), Entailment::Holds, "initially is the 400 mg's");
+    // the value's regimen past a clause break is still its dose's ("IV or PO once weekly")
+    let q = "Give tirzepatide 6mg/kg IV or PO twice weekly for 6 weeks.";
+    let mut c = claim(
+        "tirzepatide",
+        "identity.dose",
+        "6 mg/kg IV or PO once weekly for 6 weeks",
+        q,
+    );
+    assert_eq!(rule(&judge(&c)), Some(Rule::Dose), "{:?}", judge(&c));
+    c.value = "6 mg/kg IV or PO twice weekly for 6 weeks".into();
+    assert_eq!(judge(&c), Entailment::Holds);
     // in a value, a regimen after one dose is not the next dose's
     let t = Text::new("100 mg once daily maintenance after a 200 mg Day 1 dose");
     assert_eq!(text::regimen_for_tests(&t, "100").as_deref(), Some("q1d"));

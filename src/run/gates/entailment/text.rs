@@ -1022,7 +1022,10 @@ pub(super) fn text(
                 .units
                 .at(&vt, k + 1)
                 .or_else(|| (k == nums[0]).then(|| claim_unit(c, cx.units)).flatten()),
-            regimen: regimen_of(&vt, k, vt.clause(k)),
+            // the value's regimen may sit past a clause break ("6 mg/kg IV or PO once
+            // weekly"), as the quote's may
+            regimen: regimen_of(&vt, k, vt.clause(k))
+                .or_else(|| regimen_of(&vt, k, k..vt.tokens.len())),
             phase: phase(&vt, dose_segment(&vt, k, vt.clause(k))),
             is_dose: doses(&format!("{n} {}", vt.word(k + 1).unwrap_or("")), cx.units)
                 .iter()
@@ -1794,6 +1797,35 @@ impl Binding<'_, '_> {
                     format!(
                         "the quote gives {n} for {}, and the claim is for {}",
                         AGE_GROUPS[quoted_ages[0]].0, AGE_GROUPS[claimed_ages[0]].0
+                    ),
+                );
+            }
+            // ages written as numbers on both sides must meet: children 6 to 12 years
+            // are not adolescents 13 to 17, though both are children
+            let claimed_ranges = age_ranges(&pop, 0..pop.tokens.len());
+            let quoted_ranges = match age_ranges(t, sentence(t, at)) {
+                near if !near.is_empty() => near,
+                _ => age_ranges(t, 0..t.tokens.len()),
+            };
+            if !claimed_ranges.is_empty()
+                && !quoted_ranges.is_empty()
+                && !claimed_ranges
+                    .iter()
+                    .any(|a| quoted_ranges.iter().any(|b| a.0 <= b.1 && b.0 <= a.1))
+            {
+                let shown = |(lo, hi): (f64, f64)| {
+                    if hi.is_infinite() {
+                        format!("ages {lo} and older")
+                    } else {
+                        format!("ages {lo} to {hi}")
+                    }
+                };
+                return Entailment::Fails(
+                    Rule::Population,
+                    format!(
+                        "the quote gives {n} for {}, and the claim is for {}",
+                        shown(quoted_ranges[0]),
+                        shown(claimed_ranges[0])
                     ),
                 );
             }
@@ -2667,12 +2699,32 @@ fn sentence(t: &Text<'_>, at: usize) -> std::ops::Range<usize> {
 
 /// The age groups (indexes into `AGE_GROUPS`) tokens `r` name: by word ("pediatric",
 /// "adults", "elderly") or by an age range ("who were 4 to 17 years", "≥ 65 years of
-/// age", "18 years and older"). A range is read as ages only where the words say so
-/// ("aged", "who were", "of age", "old", "and older", or a noun for people before it),
-/// never a duration ("for 1 to 2 years").
+/// age", "18 years and older"), as [`age_ranges`] reads them.
 pub(super) fn ages_in(t: &Text<'_>, r: std::ops::Range<usize>) -> Vec<usize> {
-    // the reference group of a comparison ("as compared to younger adults (20 to 40
-    // years)", "than in adults") is not whom the numbers are for
+    let own = own_people(t, r.clone());
+    let mut out = age_groups(own.iter().map(|&i| t.tokens[i].lower.as_str()));
+    let mut add = |g: &str| {
+        if let Some(i) = super::AGE_GROUPS.iter().position(|(name, _)| *name == g)
+            && !out.contains(&i)
+        {
+            out.push(i);
+        }
+    };
+    for (lo, hi) in age_ranges(t, r) {
+        if hi < 18.0 {
+            add("children");
+        } else if lo >= 65.0 {
+            add("elderly");
+        } else if lo >= 18.0 {
+            add("adults");
+        }
+    }
+    out
+}
+
+/// Tokens of `r` outside the reference group of a comparison ("as compared to younger
+/// adults (20 to 40 years)", "than in adults"): that group is not whom the numbers are for.
+fn own_people(t: &Text<'_>, r: std::ops::Range<usize>) -> Vec<usize> {
     let mut reference = vec![false; t.tokens.len()];
     for i in r.clone() {
         let marker = matches!(t.word(i), Some("than" | "versus" | "vs"))
@@ -2695,15 +2747,16 @@ pub(super) fn ages_in(t: &Text<'_>, r: std::ops::Range<usize>) -> Vec<usize> {
             j += 1;
         }
     }
-    let r: Vec<usize> = r.filter(|&i| !reference[i]).collect();
-    let mut out = age_groups(r.iter().map(|&i| t.tokens[i].lower.as_str()));
-    let mut add = |g: &str| {
-        if let Some(i) = super::AGE_GROUPS.iter().position(|(name, _)| *name == g)
-            && !out.contains(&i)
-        {
-            out.push(i);
-        }
-    };
+    r.filter(|&i| !reference[i]).collect()
+}
+
+/// The age ranges in years tokens `r` state, lowest and highest age: "who were 4 to 17
+/// years" (4, 17), "≥ 65 years of age" (65, ∞), "18 years and older" (18, ∞). A range is
+/// read as ages only where the words say so ("aged", "who were", "of age", "old", "and
+/// older", or a noun for people before it), never a duration ("for 1 to 2 years").
+pub(super) fn age_ranges(t: &Text<'_>, r: std::ops::Range<usize>) -> Vec<(f64, f64)> {
+    let r = own_people(t, r);
+    let mut out = Vec::new();
     let num = |i: usize| {
         t.tokens
             .get(i)
@@ -2775,13 +2828,7 @@ pub(super) fn ages_in(t: &Text<'_>, r: std::ops::Range<usize>) -> Vec<usize> {
             }
             None => (first, first),
         };
-        if hi < 18.0 {
-            add("children");
-        } else if lo >= 65.0 {
-            add("elderly");
-        } else if lo >= 18.0 {
-            add("adults");
-        }
+        out.push((lo, hi));
     }
     out
 }
