@@ -2303,6 +2303,42 @@ fn occurrences(r: &EvidenceRecord, n: &str) -> Vec<usize> {
 }
 
 /// The gate on one claim whose quote was found in field `field` of record `rec`.
+/// A label's repackager is no sponsor: the company a label names after "Relabeling and
+/// Repackaging by:" ("Repackaged by", "Relabeled by") only put its name on the package,
+/// though the label's `openfda.manufacturer_name` then reads that name.
+fn repackager(c: &Claim, r: &EvidenceRecord) -> Option<Entailment> {
+    if !matches!(c.field.as_str(), "identity.sponsor" | "trials.sponsor") {
+        return None;
+    }
+    // ASCII case folding keeps every byte where it was, so the record's own words show
+    let value = c.value.trim().to_ascii_lowercase();
+    if value.len() < 3 {
+        return None;
+    }
+    let text = r.joined.to_ascii_lowercase();
+    for (at, _) in text.match_indices(&value) {
+        let mut from = at.saturating_sub(60);
+        while !text.is_char_boundary(from) {
+            from += 1;
+        }
+        // the words just before the name, within its own field
+        let start = text[from..at].rfind('\0').map_or(from, |k| from + k + 1);
+        let before = &text[start..at];
+        let marks = [before.rfind("relabel"), before.rfind("repackag")];
+        if let Some(k) = marks.into_iter().flatten().min() {
+            let said = r.joined[start + k..at + value.len()].trim();
+            return Some(Entailment::Fails(
+                Rule::Field,
+                format!(
+                    "the record names {:?} as the label's repackager ({said:?}), not the drug's sponsor",
+                    c.value.trim()
+                ),
+            ));
+        }
+    }
+    None
+}
+
 pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'_>) -> Entailment {
     let r = &ev.records[rec];
     let quote = c.quote.as_deref().unwrap_or("");
@@ -2409,6 +2445,9 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         return v;
     }
     if let Some(v) = pace_turned(c, quote) {
+        return v;
+    }
+    if let Some(v) = repackager(c, r) {
         return v;
     }
     // a label's boxed warning opens on its WARNING heading: text filed under
@@ -3033,7 +3072,25 @@ fn group_arm(c: &Claim, group: &str, scope: &Scope, cx: &Context<'_>) -> Option<
                 .any(|w| matches!(w.as_str(), "vs" | "versus"));
             side.filter(|_| comparative && !arm_compares).unwrap_or(g)
         };
-        let (mine, theirs) = (comp(&cw), comp(&distinctive(&first_side)));
+        // placebo added to the drug ("Lenalidomide plus placebo") blinds the drug's arm:
+        // it is no comparator of that side
+        let names: Vec<String> = scope.names.iter().flat_map(|n| distinctive(n)).collect();
+        let blinded = |text: &str, ws: Vec<String>| -> Vec<String> {
+            let low = text.to_lowercase();
+            let added = ["plus placebo", "+ placebo", "+placebo"]
+                .iter()
+                .any(|p| low.contains(p));
+            let drug = distinctive(text).iter().any(|w| names.contains(w));
+            if added && drug && two_sides(&low).is_none() {
+                ws.into_iter().filter(|w| w != "placebo").collect()
+            } else {
+                ws
+            }
+        };
+        let (mine, theirs) = (
+            blinded(a, comp(&cw)),
+            blinded(&first_side, comp(&distinctive(&first_side))),
+        );
         // a claimed arm of two sides ("Zolpidem <=10 mg vs placebo") whose value gives
         // each side a number ("7% with zolpidem vs 6% with placebo") has a group on either
         // side: the column is one of them when its comparators are one side's

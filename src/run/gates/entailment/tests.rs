@@ -218,6 +218,11 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "The recommended dose is 160 mg on Day 1, followed by 80 mg two weeks later (Day 15). Begin 40 mg weekly dosing two weeks later (Day 36).",
             ),
             ("/openfda/product_ndc/0", "0002-1506"),
+            ("/openfda/manufacturer_name/0", "Acme Repack LLC"),
+            (
+                "/package_label_principal_display_panel/0",
+                "NDC 0002-1506-30 Bottles of 30 Relabeling and Repackaging by: Acme Repack LLC Springfield",
+            ),
             (
                 "/dosage_and_administration/4",
                 "Give tirzepatide 6mg/kg IV or PO twice weekly for 6 weeks.",
@@ -804,6 +809,9 @@ fn a_posted_number_belongs_to_the_group_beside_it() {
     );
     c.arm = Some("Placebo qw".into());
     assert_ne!(rule(&judge(&c)), Some(Rule::Arm));
+    // an arm that takes the drug with placebo to blind it is no placebo group
+    c.arm = Some("Arm 1 - Trametinib plus placebo".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm), "{:?}", judge(&c));
     let mut c = claim(
         "trametinib",
         "safety.common_adverse_reactions",
@@ -813,6 +821,31 @@ fn a_posted_number_belongs_to_the_group_beside_it() {
     c.arm = Some("Trametinib 2 mg qw".into());
     c.locator = Some(format!("{ae}/1/numAffected"));
     assert_ne!(rule(&judge(&c)), Some(Rule::Arm));
+    c.arm = Some("Arm 1 - Trametinib plus placebo".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Arm));
+}
+
+#[test]
+fn a_labels_repackager_is_no_sponsor() {
+    let c = claim(
+        "tirzepatide",
+        "identity.sponsor",
+        "Acme Repack LLC",
+        "Acme Repack LLC",
+    );
+    let v = judge(&c);
+    assert!(
+        matches!(&v, Entailment::Fails(Rule::Field, why) if why.contains("\"Relabeling and Repackaging by: Acme Repack LLC\"")),
+        "{v:?}"
+    );
+    // the rule reads sponsor fields only
+    let c = claim(
+        "tirzepatide",
+        "identity.names",
+        "Acme Repack LLC",
+        "Acme Repack LLC",
+    );
+    assert!(!matches!(&judge(&c), Entailment::Fails(_, why) if why.contains("repackager")));
 }
 
 #[test]
