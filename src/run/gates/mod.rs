@@ -333,16 +333,19 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>, Option<usize
 /// position stands for several elements.
 fn spelled_out(ev: &Evidence, rec: usize, loc: &str) -> Option<String> {
     let steps: Vec<&str> = loc.strip_prefix('/')?.split('/').collect();
-    if !steps.iter().any(|s| bare_step(s)) {
-        return None;
-    }
-    // a path from the root of the file the record was cut from (`/PubmedArticleSet/…`)
-    spelled_steps(ev, rec, &steps).or_else(|| {
-        let (first, rest) = steps.split_first()?;
-        (!first.contains('[') && !rest.is_empty())
-            .then(|| spelled_steps(ev, rec, rest))
-            .flatten()
-    })
+    let short = steps.iter().any(|s| bare_step(s));
+    // a path from the root of the file the record was cut from (`/PubmedArticleSet/…`,
+    // `/PubmedArticleSet[1]/…`), short or written out
+    short
+        .then(|| spelled_steps(ev, rec, &steps))
+        .flatten()
+        .or_else(|| {
+            let (first, rest) = steps.split_first()?;
+            let root = !first.contains('[') || first.ends_with("[1]");
+            (root && !rest.is_empty())
+                .then(|| spelled_steps(ev, rec, rest))
+                .flatten()
+        })
 }
 
 /// A JSON pointer into the API response a record was one element of
@@ -824,6 +827,7 @@ mod props {
             "/PubmedArticle[1]/MedlineCitation[1]/Article[1]/Abstract[1]/AbstractText[2]",
             "/PubmedArticle/MedlineCitation/Article/Abstract/AbstractText[2]",
             "/PubmedArticleSet/PubmedArticle/MedlineCitation/Article/Abstract/AbstractText[2]",
+            "/PubmedArticleSet[1]/PubmedArticle[1]/MedlineCitation[1]/Article[1]/Abstract[1]/AbstractText[2]",
         ] {
             let v = with(loc);
             assert!(v.accepted(), "{loc}: {}", v.reason);
@@ -831,6 +835,11 @@ mod props {
         // the third abstract paragraph is another place
         let v = with("/PubmedArticle/MedlineCitation/Article/Abstract/AbstractText[3]");
         assert!(v.reason.contains("the quote is not at"), "{}", v.reason);
+        // the file's root is one element: a second one is no place of this record
+        let v = with(
+            "/PubmedArticleSet[2]/PubmedArticle[1]/MedlineCitation[1]/Article[1]/Abstract[1]/AbstractText[2]",
+        );
+        assert!(!v.accepted(), "{}", v.reason);
         // "AbstractText" alone is any of three paragraphs
         let v = with("/PubmedArticle/MedlineCitation/Article/Abstract/AbstractText");
         assert!(v.reason.contains("does not resolve"), "{}", v.reason);

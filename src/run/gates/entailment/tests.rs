@@ -220,6 +220,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             ("/openfda/product_ndc/0", "0002-1506"),
             ("/openfda/manufacturer_name/0", "Acme Repack LLC"),
             (
+                "/adverse_reactions/3",
+                "During longer-term treatment (28 to 35 nights) with tirzepatide, the most commonly observed adverse reactions were dizziness (5%) and drugged feelings (3%). Headache was reported in 7% at 10 nights.",
+            ),
+            (
                 "/package_label_principal_display_panel/0",
                 "NDC 0002-1506-30 Bottles of 30 Relabeling and Repackaging by: Acme Repack LLC Springfield",
             ),
@@ -846,6 +850,33 @@ fn a_labels_repackager_is_no_sponsor() {
         "Acme Repack LLC",
     );
     assert!(!matches!(&judge(&c), Entailment::Fails(_, why) if why.contains("repackager")));
+}
+
+#[test]
+fn a_fragment_is_at_the_time_its_sentence_opens_with() {
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Dizziness in 5%",
+        "were dizziness (5%) and drugged feelings (3%)",
+    );
+    c.endpoint = Some("short-term treatment (up to 10 nights)".into());
+    let v = judge(&c);
+    assert!(
+        matches!(&v, Entailment::Fails(Rule::TimePoint, why) if why.contains("28 to 35 nights")),
+        "{v:?}"
+    );
+    c.endpoint = Some("longer-term treatment (35 nights)".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::TimePoint));
+    // a sentence of its own speaks for itself
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Headache in 7%",
+        "Headache was reported in 7% at 10 nights.",
+    );
+    c.endpoint = Some("at 10 nights".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::TimePoint));
 }
 
 #[test]

@@ -881,6 +881,47 @@ fn duration_unit(vt: &Text<'_>, t: &Text<'_>) -> Option<String> {
     None
 }
 
+/// A quote cut from the end of a sentence ("were dizziness (5%) and drugged feelings
+/// (3%)") is at the time its sentence opens with ("During longer-term treatment (28 to 35
+/// nights) …"), when the quote names none itself: a claim at another time fails.
+fn lead_in_time(
+    c: &Claim,
+    t: &Text<'_>,
+    r: &EvidenceRecord,
+    claim_tp: &[super::binder::TimePoint],
+) -> Option<String> {
+    if claim_tp.is_empty() || !t.time_points(0..t.tokens.len()).is_empty() {
+        return None;
+    }
+    let q = c.quote.as_deref()?;
+    // a fragment goes on with a sentence: it opens in lower case (a table's row or a
+    // sentence of its own opens with a capital)
+    if !q.trim_start().starts_with(|ch: char| ch.is_lowercase()) {
+        return None;
+    }
+    let field = r.field_text(r.find(q)?);
+    let lead = &field[..field.find(q)?];
+    // the sentence the quote ends: from the last full stop before it (a decimal point
+    // has no space after it)
+    let start = lead.rfind(". ").map_or(0, |k| k + 2);
+    let sentence = lead[start..].trim();
+    if sentence.is_empty() || sentence.len() > 400 {
+        return None;
+    }
+    let lt = Text::new(sentence);
+    let have: Vec<super::binder::TimePoint> = lt
+        .time_points(0..lt.tokens.len())
+        .into_iter()
+        .map(|(_, tp)| tp)
+        .collect();
+    (!have.is_empty() && !claim_tp.iter().any(|a| have.iter().any(|b| a.same(*b)))).then(|| {
+        format!(
+            "the quote ends a sentence at another time point ({:?}), not at the claimed one",
+            sentence
+        )
+    })
+}
+
 /// The rules on a quote read as text, by the binder.
 pub(super) fn text(
     c: &Claim,
@@ -956,6 +997,9 @@ pub(super) fn text(
     let ms = mentions(t, &claimed, &others);
     // a population's ages ("≥ 28 days to < 18 years") are no time points: the endpoint's are
     let claim_tp = super::binder::endpoint_time_points(c.endpoint.as_deref().unwrap_or(""));
+    if let Some(why) = lead_in_time(c, t, r, &claim_tp) {
+        return Entailment::Fails(Rule::TimePoint, why);
+    }
     let vms = mentions(&vt, &claimed, &others);
     // the endpoint's head concept: "PFS (hazard ratio for disease progression or death)"
     // is PFS, not mortality
