@@ -1202,6 +1202,136 @@ fn sex_word(w: &str) -> &str {
 /// ("… 10 mg …, NDC 59417-101-10 … 20 mg …, NDC 59417-102-10") is the code of the item
 /// written on its side: each number the claim gives besides the code ("20 mg", "bottles
 /// of 30") must be in that item's stretch, not only in another's.
+/// Nouns for a substance other than the drug that a record names by its code: "a
+/// modified adenine nucleoside analog GS-441524", "Remdesivir and Its Metabolites
+/// GS-704277 and GS-441524".
+const OTHER_SUBSTANCE: &[&str] = &[
+    "analog",
+    "analogs",
+    "analogue",
+    "analogues",
+    "metabolite",
+    "metabolites",
+    "nucleoside",
+    "nucleotide",
+    "impurity",
+    "degradant",
+    "enantiomer",
+    "isomer",
+    "precursor",
+    "derivative",
+];
+
+/// A code name the record gives only to another substance (the drug's metabolite, the
+/// nucleoside it delivers) is no name of the drug: every place the record writes the
+/// code, the word before it names another substance, and none pairs it with a name of
+/// the drug ("remdesivir (GS-5734)", "GS-5734 (remdesivir)").
+fn code_of_another_substance(
+    c: &Claim,
+    r: &EvidenceRecord,
+    scope: Option<&Scope>,
+) -> Option<Entailment> {
+    if c.field != "identity.names" {
+        return None;
+    }
+    let code = c.value.trim();
+    let coded = !code.contains(char::is_whitespace)
+        && code.chars().any(|ch| ch.is_ascii_digit())
+        && code.chars().any(|ch| ch.is_alphabetic());
+    if !coded {
+        return None;
+    }
+    let names: Vec<String> = scope
+        .map(|s| s.names.iter().flat_map(|n| words(n)).collect())
+        .unwrap_or_default();
+    let bare = |w: &str| -> String {
+        w.trim_matches(|ch: char| !ch.is_alphanumeric())
+            .to_lowercase()
+    };
+    let code_low = code.to_lowercase();
+    let mut other: Option<String> = None;
+    for field in r.joined.split('\0') {
+        let toks: Vec<&str> = field.split_whitespace().collect();
+        for (i, t) in toks.iter().enumerate() {
+            if bare(t) != code_low {
+                continue;
+            }
+            // beside a name of the drug: the drug's own code
+            let near = toks[i.saturating_sub(1)..(i + 2).min(toks.len())]
+                .iter()
+                .any(|w| names.contains(&bare(w)));
+            if near {
+                return None;
+            }
+            // the word before it, past other codes and joining words
+            let before = toks[..i].iter().rev().map(|w| bare(w)).find(|w| {
+                !w.is_empty()
+                    && !matches!(w.as_str(), "and" | "or" | "its" | "the" | "a" | "an")
+                    && !w.chars().any(|ch| ch.is_ascii_digit())
+            });
+            if let Some(w) = before
+                && OTHER_SUBSTANCE.contains(&w.as_str())
+            {
+                let from = i.saturating_sub(4);
+                other.get_or_insert_with(|| toks[from..=i].join(" "));
+            }
+        }
+    }
+    other.map(|said| {
+        Entailment::Fails(
+            Rule::Field,
+            format!(
+                "the record gives {code} as the code of another substance than {} ({said:?}), not a name of the drug",
+                c.asset
+            ),
+        )
+    })
+}
+
+/// An application number is the application's own: a product the value names with it
+/// ("NDA213051 (WEGOVY)") that is another application's brand, and that this
+/// application's record never names, is another application's product.
+fn product_of_another_application(
+    c: &Claim,
+    ev: &Evidence,
+    r: &EvidenceRecord,
+) -> Option<Entailment> {
+    if c.field != "regulatory.application_numbers" || r.family != crate::domain::Family::Drugsfda {
+        return None;
+    }
+    let brands: HashSet<String> = ev
+        .records
+        .iter()
+        .filter(|o| o.family == crate::domain::Family::Drugsfda && o.source_id != r.source_id)
+        .flat_map(|o| {
+            o.locators
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.contains("brand_name"))
+                .map(|(i, _)| o.field_text(i).trim().to_lowercase())
+        })
+        .collect();
+    let text = r.joined.to_lowercase();
+    let unnamed: Vec<&str> = c
+        .value
+        .split(|ch: char| !ch.is_alphanumeric())
+        .filter(|w| {
+            let low = w.to_lowercase();
+            brands.contains(&low) && !text.contains(&low)
+        })
+        .collect();
+    (!unnamed.is_empty()).then(|| {
+        Entailment::Fails(
+            Rule::Identifier,
+            format!(
+                "the application {} does not name {}: its record is another product's",
+                r.record_key,
+                unnamed.join(", ")
+            ),
+        )
+    })
+}
+
 fn code_of_another_item(c: &Claim, quote: &str) -> Option<Entailment> {
     static CODE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r"\b\d{4,5}-\d{3,4}(?:-\d{1,2})?\b").expect("a valid pattern")
@@ -2430,6 +2560,12 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         }
     }
     if let Some(v) = code_of_another_item(c, quote) {
+        return v;
+    }
+    if let Some(v) = code_of_another_substance(c, r, scope) {
+        return v;
+    }
+    if let Some(v) = product_of_another_application(c, ev, r) {
         return v;
     }
     if let Some(v) = dose_for_those_named_before(c, quote) {

@@ -389,6 +389,37 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
     ];
     let posted: Vec<(&str, &str)> = posted.iter().map(|(l, t)| (l.as_str(), *t)).collect();
     record(&mut ev, "ctgov:NCT09@dd", Family::Ctgov, &posted);
+    // after the records the bare numbers of the tests above are quoted from
+    record(
+        &mut ev,
+        "fda_label:z@zz",
+        Family::FdaLabel,
+        &[
+            (
+                "/description/0",
+                "Tirzepatide (LY3298176) is converted in the liver to its active metabolite LY-900001.",
+            ),
+            (
+                "/adverse_reactions/4",
+                "Serious infections were rare. In a subgroup of 1,200 Canadian patients, the rate of reported active TB was 0.07 per 100 patient-years.",
+            ),
+            (
+                "/adverse_reactions/5",
+                "In a subgroup of older patients the rate of reported active TB was 0.09 per 100 patient-years.",
+            ),
+        ],
+    );
+    // another application of the snapshot, whose brand an application number may be
+    // given with by mistake
+    record(
+        &mut ev,
+        "drugsfda:NDA217806@zy",
+        Family::Drugsfda,
+        &[
+            ("/application_number", "NDA217806"),
+            ("/products/0/brand_name", "ZEPBOUND"),
+        ],
+    );
     // last, so a bare-number quote of the tests above finds its own record first
     record(
         &mut ev,
@@ -455,7 +486,12 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         "tirzepatide".to_string(),
         Scope::new(
             vec!["tirzepatide".into()],
-            own(&["drugsfda:NDA215866@bb", "fda_label:x@cc", "fda_label:y@ee"]),
+            own(&[
+                "drugsfda:NDA215866@bb",
+                "fda_label:x@cc",
+                "fda_label:y@ee",
+                "fda_label:z@zz",
+            ]),
         ),
     );
     (ev, assets)
@@ -877,6 +913,66 @@ fn a_fragment_is_at_the_time_its_sentence_opens_with() {
     );
     c.endpoint = Some("at 10 nights".into());
     assert_ne!(rule(&judge(&c)), Some(Rule::TimePoint));
+}
+
+#[test]
+fn a_code_the_record_gives_another_substance_is_no_name_of_the_drug() {
+    let c = claim("tirzepatide", "identity.names", "LY-900001", "LY-900001");
+    let v = judge(&c);
+    assert!(
+        matches!(&v, Entailment::Fails(Rule::Field, why) if why.contains("active metabolite LY-900001")),
+        "{v:?}"
+    );
+    // the drug's own code, written beside its name
+    let c = claim("tirzepatide", "identity.names", "LY3298176", "LY3298176");
+    assert_ne!(rule(&judge(&c)), Some(Rule::Field), "{:?}", judge(&c));
+}
+
+#[test]
+fn an_application_number_names_its_own_products_only() {
+    let c = claim(
+        "tirzepatide",
+        "regulatory.application_numbers",
+        "NDA215866 (ZEPBOUND)",
+        "NDA215866",
+    );
+    let v = judge(&c);
+    assert!(
+        matches!(&v, Entailment::Fails(Rule::Identifier, why) if why.contains("ZEPBOUND")),
+        "{v:?}"
+    );
+    let c = claim(
+        "tirzepatide",
+        "regulatory.application_numbers",
+        "NDA215866 (tirzepatide)",
+        "NDA215866",
+    );
+    assert_ne!(rule(&judge(&c)), Some(Rule::Identifier), "{:?}", judge(&c));
+}
+
+#[test]
+fn a_fragment_of_a_sentence_about_a_subgroup_counts_that_subgroup() {
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Active TB at 0.07 per 100 patient-years",
+        "the rate of reported active TB was 0.07 per 100 patient-years",
+    );
+    c.population = Some("all tirzepatide-treated patients".into());
+    let v = judge(&c);
+    assert!(
+        matches!(&v, Entailment::Fails(Rule::Population, _)),
+        "{v:?}"
+    );
+    // a sentence that opens on a subgroup and has no comma before its number is read
+    // without failing (it once cut its tokens backwards)
+    let c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Active TB at 0.09 per 100 patient-years",
+        "In a subgroup of older patients the rate of reported active TB was 0.09 per 100 patient-years.",
+    );
+    let _ = judge(&c);
 }
 
 #[test]

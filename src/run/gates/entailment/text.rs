@@ -893,21 +893,8 @@ fn lead_in_time(
     if claim_tp.is_empty() || !t.time_points(0..t.tokens.len()).is_empty() {
         return None;
     }
-    let q = c.quote.as_deref()?;
-    // a fragment goes on with a sentence: it opens in lower case (a table's row or a
-    // sentence of its own opens with a capital)
-    if !q.trim_start().starts_with(|ch: char| ch.is_lowercase()) {
-        return None;
-    }
-    let field = r.field_text(r.find(q)?);
-    let lead = &field[..field.find(q)?];
-    // the sentence the quote ends: from the last full stop before it (a decimal point
-    // has no space after it)
-    let start = lead.rfind(". ").map_or(0, |k| k + 2);
-    let sentence = lead[start..].trim();
-    if sentence.is_empty() || sentence.len() > 400 {
-        return None;
-    }
+    let sentence = lead_in(c, r)?;
+    let sentence = sentence.trim();
     let lt = Text::new(sentence);
     let have: Vec<super::binder::TimePoint> = lt
         .time_points(0..lt.tokens.len())
@@ -920,6 +907,62 @@ fn lead_in_time(
             sentence
         )
     })
+}
+
+/// The opening of the sentence a quote is cut from, when the quote is a fragment: it
+/// opens in lower case (a table's row or a sentence of its own opens with a capital)
+/// after words of its sentence in its field. At most 400 bytes.
+fn lead_in<'r>(c: &Claim, r: &'r EvidenceRecord) -> Option<&'r str> {
+    let q = c.quote.as_deref()?;
+    if !q.trim_start().starts_with(|ch: char| ch.is_lowercase()) {
+        return None;
+    }
+    let field = r.field_text(r.find(q)?);
+    let lead = &field[..field.find(q)?];
+    // from the last full stop before it: a decimal point has no space after it, and an
+    // abbreviation's ("U.S. and Canadian") follows a capital
+    let b = lead.as_bytes();
+    let start = (1..b.len().saturating_sub(2))
+        .rev()
+        .find(|&k| {
+            b[k] == b'.'
+                && b[k + 1] == b' '
+                && (b[k - 1].is_ascii_lowercase() || b[k - 1].is_ascii_digit() || b[k - 1] == b')')
+                && (b[k + 2].is_ascii_uppercase() || b[k + 2].is_ascii_digit())
+        })
+        .map_or(0, |k| k + 2);
+    let opening = &lead[start..];
+    (!opening.trim().is_empty() && opening.len() <= 400).then_some(opening)
+}
+
+/// A quote cut from a sentence that opens on a subgroup ("In a subgroup of 10,113 U.S.
+/// and Canadian HUMIRA-treated patients, the rate …") counts that subgroup: the sentence
+/// is read whole for whom the value's numbers count.
+fn lead_in_population(
+    c: &Claim,
+    t: &Text<'_>,
+    r: &EvidenceRecord,
+    vt: &Text<'_>,
+) -> Option<String> {
+    let opening = lead_in(c, r)?;
+    // only a sentence that says outright it is of a subgroup: what else its opening
+    // holds is read by the rules on the quote alone
+    let ot = Text::new(opening);
+    let subgroup = ot.word(0) == Some("in")
+        && matches!(ot.word(1), Some("a" | "the"))
+        && matches!(ot.word(2), Some("subgroup" | "subset" | "subpopulation"));
+    if !subgroup {
+        return None;
+    }
+    let whole = format!("{opening}{}", c.quote.as_deref()?);
+    let wt = Text::new(&whole);
+    // the quote's own tokens are the last ones of the whole
+    let from = wt.tokens.len().checked_sub(t.tokens.len())?;
+    (0..vt.tokens.len())
+        .filter(|&k| vt.tokens[k].kind == Kind::Number)
+        .flat_map(|k| wt.numbers_equal(&vt.tokens[k].lower))
+        .filter(|&at| at >= from)
+        .find_map(|at| stretch_population(c, &wt, at))
 }
 
 /// The rules on a quote read as text, by the binder.
@@ -999,6 +1042,9 @@ pub(super) fn text(
     let claim_tp = super::binder::endpoint_time_points(c.endpoint.as_deref().unwrap_or(""));
     if let Some(why) = lead_in_time(c, t, r, &claim_tp) {
         return Entailment::Fails(Rule::TimePoint, why);
+    }
+    if let Some(why) = lead_in_population(c, t, r, &vt) {
+        return Entailment::Fails(Rule::Population, why);
     }
     let vms = mentions(&vt, &claimed, &others);
     // the endpoint's head concept: "PFS (hazard ratio for disease progression or death)"
@@ -2304,7 +2350,8 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
             .unwrap_or(sent.start);
         let said_words: Vec<String> = st.tokens.iter().map(|x| x.lower.clone()).collect();
         let label: Vec<&str> = label_words(
-            &t.tokens[sent.start + 3..end],
+            // (no comma before the number: no phrase to read)
+            &t.tokens[(sent.start + 3).min(end)..end],
             &own,
             3,
             &[
