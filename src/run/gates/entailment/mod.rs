@@ -739,6 +739,11 @@ fn overall(p: Option<&str>) -> bool {
                     x.as_str(),
                     "patients" | "treat" | "analyzed" | "sexes" | "both"
                 )
+                // an analysis set of everyone dosed: "as-treated safety population"
+                || matches!(
+                    x.as_str(),
+                    "as" | "treated" | "safety" | "population" | "analysis" | "set"
+                )
         })
 }
 

@@ -976,6 +976,13 @@ fn a_fragment_of_a_sentence_about_a_subgroup_counts_that_subgroup() {
 }
 
 #[test]
+fn an_analysis_set_of_everyone_dosed_is_everyone() {
+    assert!(overall(Some("As-treated safety population")));
+    assert!(overall(Some("safety analysis set")));
+    assert!(!overall(Some("safety population with renal impairment")));
+}
+
+#[test]
 fn a_posted_count_of_events_counts_no_participants() {
     let ae = "/resultsSection/adverseEventsModule/otherEvents/0/stats";
     let mut c = claim(
