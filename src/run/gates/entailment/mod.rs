@@ -1203,10 +1203,6 @@ fn sex_word(w: &str) -> &str {
     }
 }
 
-/// A package or product code (NDC 59417-102-10) that a quote lists for several items
-/// ("… 10 mg …, NDC 59417-101-10 … 20 mg …, NDC 59417-102-10") is the code of the item
-/// written on its side: each number the claim gives besides the code ("20 mg", "bottles
-/// of 30") must be in that item's stretch, not only in another's.
 /// Nouns for a substance other than the drug that a record names by its code: "a
 /// modified adenine nucleoside analog GS-441524", "Remdesivir and Its Metabolites
 /// GS-704277 and GS-441524".
@@ -1337,6 +1333,10 @@ fn product_of_another_application(
     })
 }
 
+/// A package or product code (NDC 59417-102-10) that a quote lists for several items
+/// ("… 10 mg …, NDC 59417-101-10 … 20 mg …, NDC 59417-102-10") is the code of the item
+/// written on its side: each number the claim gives besides the code ("20 mg", "bottles
+/// of 30") must be in that item's stretch, not only in another's.
 fn code_of_another_item(c: &Claim, quote: &str) -> Option<Entailment> {
     static CODE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r"\b\d{4,5}-\d{3,4}(?:-\d{1,2})?\b").expect("a valid pattern")
@@ -2437,7 +2437,6 @@ fn occurrences(r: &EvidenceRecord, n: &str) -> Vec<usize> {
     fields
 }
 
-/// The gate on one claim whose quote was found in field `field` of record `rec`.
 /// A label's repackager is no sponsor: the company a label names after "Relabeling and
 /// Repackaging by:" ("Repackaged by", "Relabeled by") only put its name on the package,
 /// though the label's `openfda.manufacturer_name` then reads that name.
@@ -2474,6 +2473,7 @@ fn repackager(c: &Claim, r: &EvidenceRecord) -> Option<Entailment> {
     None
 }
 
+/// The gate on one claim whose quote was found in field `field` of record `rec`.
 pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'_>) -> Entailment {
     let r = &ev.records[rec];
     let quote = c.quote.as_deref().unwrap_or("");
