@@ -2781,6 +2781,9 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
     if let Some(v) = difference_direction(c, r, &place) {
         return v;
     }
+    if let Some(v) = ratio_order(c, r, &place) {
+        return v;
+    }
     // a significance claimed at a posted analysis is read against its p-value
     if let Some(p) = analysis_p_value(r, &place)
         && let Some(why) = text::not_significant_at(&c.value, &p)
@@ -3327,6 +3330,54 @@ fn two_sides(s: &str) -> Option<(&str, &str)> {
 /// it is above zero, the second below. A claim at the estimate or its limits that the
 /// other group is higher ("placebo exceeded dupilumab", "rose more with dupilumab than
 /// with placebo" for a negative difference) turns the comparison around.
+/// A posted ratio written as one group over another ("HR = Nivolumab over Docetaxel")
+/// is that group's against the other's: a claim that gives it the other way round
+/// ("0.59 (Docetaxel over Nivolumab)", or an arm "Docetaxel vs Nivolumab") states the
+/// inverse comparison, whose ratio is another number.
+fn ratio_order(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
+    if !(place.contains("/analyses/") || place.contains("/analysis[")) {
+        return None;
+    }
+    let comment = siblings(r, place)
+        .into_iter()
+        .find(|(k, _)| {
+            matches!(
+                k.split('[').next().unwrap_or(""),
+                "estimateComment" | "estimate_desc"
+            )
+        })
+        .map(|(_, t)| t)?;
+    // the record's order: the words either side of "over", within its clause (ASCII
+    // case folding keeps the offsets, so the record's own words show in the reason)
+    let clause = comment
+        .split([';', '.'])
+        .find(|p| p.to_ascii_lowercase().contains(" over "))?;
+    let k = clause.to_ascii_lowercase().find(" over ")?;
+    let (a, b) = (&clause[..k], &clause[k + " over ".len()..]);
+    let a = a.rsplit(['=', ':', ',']).next().unwrap_or(a);
+    let (ra, rb) = (distinctive(a), distinctive(b));
+    // the claim's order: "X over Y" in its value, else "X vs Y" in its value or arm
+    let value = c.value.to_lowercase();
+    let arm = c.arm.as_deref().unwrap_or("").to_lowercase();
+    let (x, y) = value
+        .split_once(" over ")
+        .or_else(|| two_sides(&value))
+        .or_else(|| two_sides(&arm))?;
+    let (cx_, cy) = (distinctive(x), distinctive(y));
+    let meets = |p: &[String], q: &[String]| p.iter().any(|w| q.contains(w));
+    let reversed = meets(&cx_, &rb) && meets(&cy, &ra) && !meets(&cx_, &ra) && !meets(&cy, &rb);
+    reversed.then(|| {
+        Entailment::Fails(
+            Rule::Direction,
+            format!(
+                "the record's estimate is {} over {}; the claim gives it the other way round",
+                a.trim(),
+                b.trim()
+            ),
+        )
+    })
+}
+
 fn difference_direction(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
     if !(place.contains("/analyses/") || place.contains("/analysis[")) {
         return None;

@@ -461,6 +461,12 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         (g("/analyses/0/paramValue"), "0.20"),
         (g("/analyses/0/ciLowerLimit"), "0.05"),
         (g("/analyses/0/estimateComment"), "Trametinib vs. Placebo"),
+        (g("/analyses/1/paramType"), "Hazard Ratio (HR)"),
+        (g("/analyses/1/paramValue"), "0.41"),
+        (
+            g("/analyses/1/estimateComment"),
+            "HR = Trametinib over Placebo",
+        ),
         (g("/classes/2/title"), "Asian"),
         (g("/classes/2/categories/0/measurements/0/groupId"), "OG000"),
         (g("/classes/2/categories/0/measurements/0/value"), "1.07"),
@@ -2505,6 +2511,33 @@ fn a_posted_difference_says_which_group_is_higher() {
     // a greater fall is the lower value
     c.value = "IL1 reduced more with placebo than with trametinib; lower limit 0.05".into();
     assert!(difference_direction(&c, r, place).is_none());
+}
+
+#[test]
+fn a_posted_ratio_is_its_first_groups_over_the_other() {
+    let (ev, _) = world();
+    let r = ev.records.last().unwrap();
+    let place = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0/analyses/1/paramValue";
+    let mut c = claim(
+        "trametinib",
+        "efficacy.effect_estimate",
+        "Hazard ratio 0.41 (placebo over trametinib)",
+        "0.41",
+    );
+    let v = ratio_order(&c, r, place).expect("reversed");
+    assert!(
+        matches!(&v, Entailment::Fails(Rule::Direction, why) if why.contains("Trametinib over Placebo")),
+        "{v:?}"
+    );
+    // an arm of two sides says the order too
+    c.value = "Hazard ratio 0.41".into();
+    c.arm = Some("Placebo vs trametinib".into());
+    assert!(ratio_order(&c, r, place).is_some());
+    c.arm = Some("Trametinib vs placebo".into());
+    assert!(ratio_order(&c, r, place).is_none());
+    c.value = "Hazard ratio 0.41 (trametinib over placebo)".into();
+    c.arm = None;
+    assert!(ratio_order(&c, r, place).is_none());
 }
 
 #[test]
