@@ -227,7 +227,7 @@ fn the_real_corpus_pairs_are_judged_as_the_analyst_judged_them() {
         ("fortieth", 0.04, 0.04),
         ("fortyfirst", 0.04, 0.04),
         ("fortysecond", 0.04, 0.04),
-        ("fortythird", 0.1, 0.04),
+        ("fortythird", 0.07, 0.04),
     ] {
         let (t, misses) = score(lake.path(), &set(&format!("{name}_real.jsonl")));
         report(name, &t, &misses);

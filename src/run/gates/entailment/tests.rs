@@ -407,6 +407,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "/adverse_reactions/5",
                 "In a subgroup of older patients the rate of reported active TB was 0.09 per 100 patient-years.",
             ),
+            (
+                "/clinical_studies/0",
+                "The drug effect reached statistical significance from hours 2 to 12 post-dose, but was not significant at 1 hour.",
+            ),
         ],
     );
     // another application of the snapshot, whose brand an application number may be
@@ -2538,6 +2542,33 @@ fn a_posted_ratio_is_its_first_groups_over_the_other() {
     c.value = "Hazard ratio 0.41 (trametinib over placebo)".into();
     c.arm = None;
     assert!(ratio_order(&c, r, place).is_none());
+}
+
+#[test]
+fn an_effect_not_significant_at_a_time_is_not_significant_over_a_span_holding_it() {
+    let q = "The drug effect reached statistical significance from hours 2 to 12 post-dose, but was not significant at 1 hour.";
+    let why = text::significant_where_not(
+        "significantly improved deportment vs placebo from 1 to 12 hours post-dose",
+        q,
+    );
+    assert!(why.is_some_and(|w| w.contains("hour 1")));
+    // the span the quote does give, and a claim of no significance, both hold
+    assert!(
+        text::significant_where_not(
+            "significantly improved deportment from 2 to 12 hours post-dose",
+            q
+        )
+        .is_none()
+    );
+    assert!(text::significant_where_not("not significant from 1 to 12 hours", q).is_none());
+    // the gate reads it
+    let c = claim(
+        "tirzepatide",
+        "efficacy.comparison",
+        "significantly improved deportment vs placebo from 1 to 12 hours post-dose",
+        q,
+    );
+    assert_eq!(rule(&judge(&c)), Some(Rule::Direction), "{:?}", judge(&c));
 }
 
 #[test]

@@ -834,6 +834,44 @@ fn doses_beyond(vt: &Text<'_>, t: &Text<'_>) -> Option<String> {
     None
 }
 
+/// A time the quote says an effect was not significant at ("… but was not significant at
+/// 1 hour") is no time the claim may hold it significant at ("significantly improved …
+/// from 1 to 12 hours post-dose").
+pub(super) fn significant_where_not(value: &str, quote: &str) -> Option<String> {
+    static NOT_AT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"not\s+(?:statistically\s+)?significant\s+at\s+(?:(hour|day|week|month)s?\s+)?(\d+(?:\.\d+)?)(?:\s*(hour|day|week|month)s?)?",
+        )
+        .expect("a valid pattern")
+    });
+    static SPAN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?:(hour|day|week|month)s?\s+)?(\d+(?:\.\d+)?)\s*(?:to|through|-|–)\s*(\d+(?:\.\d+)?)\s*(hour|day|week|month)s?",
+        )
+        .expect("a valid pattern")
+    });
+    let v = value.to_lowercase();
+    if !v.contains("significant") || v.contains("not significant") || v.contains("nonsignificant") {
+        return None;
+    }
+    let q = quote.to_lowercase();
+    for m in NOT_AT.captures_iter(&q) {
+        let unit = m.get(1).or(m.get(3))?.as_str();
+        let at: f64 = m[2].parse().ok()?;
+        for s in SPAN.captures_iter(&v) {
+            let su = s.get(1).or(s.get(4)).map_or("", |x| x.as_str());
+            let (lo, hi): (f64, f64) = (s[2].parse().ok()?, s[3].parse().ok()?);
+            if su == unit && lo <= at && at <= hi {
+                return Some(format!(
+                    "the quote says the effect was not significant at {unit} {}, and the claim holds it significant from {} to {} {unit}s",
+                    &m[2], &s[2], &s[3]
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// Numbers written as words, which the digit rules do not see.
 const SPELLED: &[&str] = &[
     "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -1000,6 +1038,9 @@ pub(super) fn text(
     }
     if let Some(why) = doses_beyond(&vt, t) {
         return Entailment::Fails(Rule::Dose, why);
+    }
+    if let Some(why) = significant_where_not(&c.value, quote_text) {
+        return Entailment::Fails(Rule::Direction, why);
     }
     if let Some(why) = duration_unit(&vt, t) {
         return Entailment::Fails(Rule::Unit, why);
