@@ -737,7 +737,7 @@ pub fn claim_time_points(s: &str) -> Vec<TimePoint> {
 }
 
 /// A word or dash that joins the two ends of a window ("Day 1-10", "Day 1 through Day 29").
-fn range_link(t: &Text, k: usize) -> bool {
+pub(super) fn range_link(t: &Text, k: usize) -> bool {
     t.tokens.get(k).is_some_and(|x| {
         matches!(x.text, "-" | "\u{2013}" | "\u{2014}")
             || matches!(x.lower.as_str(), "to" | "through" | "thru" | "until")

@@ -838,35 +838,72 @@ fn doses_beyond(vt: &Text<'_>, t: &Text<'_>) -> Option<String> {
 /// 1 hour") is no time the claim may hold it significant at ("significantly improved …
 /// from 1 to 12 hours post-dose").
 pub(super) fn significant_where_not(value: &str, quote: &str) -> Option<String> {
-    static NOT_AT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(
-            r"not\s+(?:statistically\s+)?significant\s+at\s+(?:(hour|day|week|month)s?\s+)?(\d+(?:\.\d+)?)(?:\s*(hour|day|week|month)s?)?",
-        )
-        .expect("a valid pattern")
-    });
-    static SPAN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(
-            r"(?:(hour|day|week|month)s?\s+)?(\d+(?:\.\d+)?)\s*(?:to|through|-|–)\s*(\d+(?:\.\d+)?)\s*(hour|day|week|month)s?",
-        )
-        .expect("a valid pattern")
-    });
-    let v = value.to_lowercase();
-    if !v.contains("significant") || v.contains("not significant") || v.contains("nonsignificant") {
+    // a span's or a time's unit, hours among them (the time rules read days and up)
+    let unit = |w: Option<&str>| match w? {
+        "hour" | "hours" | "h" => Some("hour"),
+        "day" | "days" => Some("day"),
+        "week" | "weeks" => Some("week"),
+        "month" | "months" => Some("month"),
+        _ => None,
+    };
+    let num = |t: &Text<'_>, k: usize| -> Option<f64> {
+        t.tokens
+            .get(k)
+            .filter(|x| x.kind == Kind::Number)
+            .and_then(|x| x.lower.parse().ok())
+    };
+    let v = Text::new(value);
+    let significant = |w: &str| w.starts_with("significant");
+    let negated = (0..v.tokens.len()).any(|i| {
+        v.word(i).is_some_and(significant)
+            && matches!(
+                i.checked_sub(1).and_then(|k| v.word(k)),
+                Some("not" | "non")
+            )
+    }) || v.tokens.iter().any(|x| x.lower == "nonsignificant");
+    if negated || !v.tokens.iter().any(|x| significant(&x.lower)) {
         return None;
     }
-    let q = quote.to_lowercase();
-    for m in NOT_AT.captures_iter(&q) {
-        let unit = m.get(1).or(m.get(3))?.as_str();
-        let at: f64 = m[2].parse().ok()?;
-        for s in SPAN.captures_iter(&v) {
-            let su = s.get(1).or(s.get(4)).map_or("", |x| x.as_str());
-            let (lo, hi): (f64, f64) = (s[2].parse().ok()?, s[3].parse().ok()?);
-            if su == unit && lo <= at && at <= hi {
-                return Some(format!(
-                    "the quote says the effect was not significant at {unit} {}, and the claim holds it significant from {} to {} {unit}s",
-                    &m[2], &s[2], &s[3]
-                ));
+    // the value's spans of time: "from 1 to 12 hours", "hours 1-12"
+    let spans: Vec<(f64, f64, &str)> = (0..v.tokens.len())
+        .filter_map(|i| {
+            let (lo, hi) = (num(&v, i)?, num(&v, i + 2)?);
+            if !super::binder::range_link(&v, i + 1) {
+                return None;
             }
+            let u =
+                unit(v.word(i + 3)).or_else(|| unit(i.checked_sub(1).and_then(|k| v.word(k))))?;
+            Some((lo, hi, u))
+        })
+        .collect();
+    // the quote's "not (statistically) significant at (hour) N (hours)"
+    let q = Text::new(quote);
+    for i in 0..q.tokens.len() {
+        if q.word(i) != Some("not") {
+            continue;
+        }
+        let mut k = i + 1;
+        if q.word(k) == Some("statistically") {
+            k += 1;
+        }
+        if !(q.word(k).is_some_and(significant) && q.word(k + 1) == Some("at")) {
+            continue;
+        }
+        let mut j = k + 2;
+        let before = unit(q.word(j));
+        if before.is_some() {
+            j += 1;
+        }
+        let (Some(at), Some(u)) = (num(&q, j), before.or_else(|| unit(q.word(j + 1)))) else {
+            continue;
+        };
+        if let Some((lo, hi, _)) = spans
+            .iter()
+            .find(|(lo, hi, su)| *su == u && *lo <= at && at <= *hi)
+        {
+            return Some(format!(
+                "the quote says the effect was not significant at {u} {at}, and the claim holds it significant from {lo} to {hi} {u}s"
+            ));
         }
     }
     None
