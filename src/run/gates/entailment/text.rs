@@ -2879,7 +2879,7 @@ pub(super) fn ages_in(t: &Text<'_>, r: std::ops::Range<usize>) -> Vec<usize> {
             out.push(i);
         }
     };
-    for (lo, hi) in age_ranges(t, r) {
+    for (lo, hi) in ranges_among(t, &own) {
         if hi < 18.0 {
             add("children");
         } else if lo >= 65.0 {
@@ -2924,7 +2924,11 @@ fn own_people(t: &Text<'_>, r: std::ops::Range<usize>) -> Vec<usize> {
 /// read as ages only where the words say so ("aged", "who were", "of age", "old", "and
 /// older", or a noun for people before it), never a duration ("for 1 to 2 years").
 pub(super) fn age_ranges(t: &Text<'_>, r: std::ops::Range<usize>) -> Vec<(f64, f64)> {
-    let r = own_people(t, r);
+    ranges_among(t, &own_people(t, r))
+}
+
+/// [`age_ranges`] over tokens already read by [`own_people`].
+fn ranges_among(t: &Text<'_>, r: &[usize]) -> Vec<(f64, f64)> {
     let mut out = Vec::new();
     let num = |i: usize| {
         t.tokens
@@ -2932,7 +2936,7 @@ pub(super) fn age_ranges(t: &Text<'_>, r: std::ops::Range<usize>) -> Vec<(f64, f
             .filter(|x| x.kind == Kind::Number && r.contains(&i))
             .and_then(|x| x.lower.parse::<f64>().ok())
     };
-    for i in r.clone() {
+    for &i in r {
         let Some(first) = num(i) else { continue };
         // "4 to 17", "4-17", "4 and 17": a range; else one bound
         let (hi_at, second) = match (t.word(i + 1), num(i + 2)) {
