@@ -77,6 +77,9 @@ pub struct Evidence {
     by_url: HashMap<String, Vec<usize>>,
     by_label: HashMap<(Family, String), Vec<usize>>,
     by_source_id: HashMap<String, usize>,
+    /// Labels by the application numbers their openFDA block lists (`NDA021977`): a bare
+    /// application number that names no Drugs@FDA record names that application's labels.
+    by_application: HashMap<String, Vec<usize>>,
 }
 
 impl Evidence {
@@ -88,6 +91,17 @@ impl Evidence {
             .entry((r.family, r.record_key.clone()))
             .or_default()
             .push(i);
+        if r.family == Family::FdaLabel {
+            for (j, l) in r.locators.iter().enumerate() {
+                if l.starts_with("/openfda/application_number/") {
+                    let app = r.field_text(j).trim().to_ascii_uppercase();
+                    let apps = self.by_application.entry(app).or_default();
+                    if !apps.contains(&i) {
+                        apps.push(i);
+                    }
+                }
+            }
+        }
         self.records.push(r);
     }
 
@@ -102,7 +116,13 @@ impl Evidence {
         let mut found = match self.by_url.get(source) {
             Some(v) => v.clone(),
             None => match bare_label(source) {
-                Some(key) => self.by_label.get(&key).cloned().unwrap_or_default(),
+                Some(key) => match self.by_label.get(&key) {
+                    Some(v) => v.clone(),
+                    None if key.0 == Family::Drugsfda => {
+                        self.by_application.get(&key.1).cloned().unwrap_or_default()
+                    }
+                    None => Vec::new(),
+                },
                 None => Vec::new(),
             },
         };
@@ -371,6 +391,62 @@ mod tests {
         );
         assert_eq!(bare_label("https://example.org"), None);
         assert_eq!(bare_label("NCT123"), None);
+    }
+
+    #[test]
+    fn a_bare_application_number_names_its_labels_when_no_approval_record_has_it() {
+        let record = |sid: &str, family, key: &str, fields: &[(&str, &str)]| EvidenceRecord {
+            source_id: sid.into(),
+            family,
+            record_key: key.into(),
+            url: format!("https://example.org/{key}"),
+            cutoff_date: None,
+            raw: Vec::new(),
+            locators: fields.iter().map(|(l, _)| l.to_string()).collect(),
+            joined: fields
+                .iter()
+                .map(|(_, t)| *t)
+                .collect::<Vec<_>>()
+                .join("\0"),
+            starts: fields
+                .iter()
+                .scan(0, |at, (_, t)| {
+                    let s = *at;
+                    *at += t.len() + 1;
+                    Some(s)
+                })
+                .collect(),
+            outside: false,
+        };
+        let mut ev = Evidence::default();
+        ev.add(record(
+            "fda_label:a@1",
+            Family::FdaLabel,
+            "a",
+            &[
+                ("/openfda/brand_name/0", "Vyvanse"),
+                ("/openfda/application_number/0", "NDA021977"),
+            ],
+        ));
+        ev.add(record(
+            "fda_label:b@2",
+            Family::FdaLabel,
+            "b",
+            &[("/openfda/application_number/0", "NDA215866")],
+        ));
+        ev.add(record(
+            "drugsfda:NDA215866@3",
+            Family::Drugsfda,
+            "NDA215866",
+            &[("/application_number", "NDA215866")],
+        ));
+        assert_eq!(ev.resolve("NDA021977"), vec![0]);
+        assert_eq!(ev.resolve("nda021977"), vec![0]);
+        // an application with its own approval record is that record
+        assert_eq!(ev.resolve("NDA215866"), vec![2]);
+        assert!(ev.resolve("NDA999999").is_empty());
+        // a brand name is no application number
+        assert!(ev.resolve("Vyvanse").is_empty());
     }
 
     #[test]
