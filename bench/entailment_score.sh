@@ -45,14 +45,15 @@ if [ -f "$REAL/portfolio.toml" ]; then
   # thirty-fifth 6.5% / 6.9%, thirty-sixth 12.9% / 6.9%, thirty-seventh 12.9% / 6.9%,
   # thirty-eighth 9.7% / 0%, thirty-ninth 12.9% / 0%, fortieth 3.2% / 6.9%,
   # forty-first 9.7% / 0%, forty-second 0% / 3.4%, forty-third 9.7% / 0%,
-  # forty-fourth 3.2% / 3.4%, forty-fifth 12.9% / 6.9%.
+  # forty-fourth 3.2% / 3.4%, forty-fifth 12.9% / 6.9%, forty-sixth 3.2% / 3.4%,
+  # forty-seventh 3.2% / 0%.
   for n in third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth \
       fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth twentyfirst \
       twentysecond twentythird twentyfourth twentyfifth twentysixth twentyseventh \
       twentyeighth twentyninth thirtieth thirtyfirst thirtysecond thirtythird thirtyfourth \
       thirtyfifth thirtysixth thirtyseventh thirtyeighth \
       thirtyninth fortieth fortyfirst fortysecond fortythird fortyfourth \
-      fortyfifth; do
+      fortyfifth fortysixth fortyseventh; do
     echo "== real corpus, $n set (tests/entailment/${n}_real.jsonl)"
     score "tests/entailment/${n}_real.jsonl" "$tmp/real" "$@"
   done

@@ -981,6 +981,12 @@ fn outcome_endpoint(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entail
     // the value may name its own item where the endpoint does not ("not hospitalized but
     // limited in activities" of the class "Not hospitalized, limit on activities")
     let value_words = distinctive(&c.value);
+    // every word of the claim that may name the item: endpoint, population and value
+    let claimed = distinctive(&format!(
+        "{endpoint} {} {}",
+        c.population.as_deref().unwrap_or(""),
+        c.value
+    ));
     // the numbers the claim writes, which may set a title apart ("Grade 3 or 4")
     let digits: Vec<String> = words(&format!(
         "{endpoint} {} {}",
@@ -1013,7 +1019,7 @@ fn outcome_endpoint(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entail
             own,
             title_tail,
             (said, &digits),
-            &value_words,
+            (&value_words, &claimed),
             needed,
         ) {
             return Some(v);
@@ -1026,13 +1032,16 @@ fn outcome_endpoint(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entail
 /// claimed for another item: against some other, the claim's words (`said`) have none of
 /// those that set `own`'s title apart and `needed` or more of those that set the other's.
 /// Words of the claim's value (`value`) may name `own` too, not the other.
+/// Also when `own` is a composite ("Death or Candidiasis") and the other is one of its
+/// parts ("Candidiasis"): the claim names that part and no word of the rest anywhere
+/// (`claimed`: its endpoint, population and value).
 fn apart_from(
     r: &EvidenceRecord,
     list: &str,
     own: &str,
     title_tail: &str,
     (said, digits): (&[String], &[String]),
-    value: &[String],
+    (value, claimed): (&[String], &[String]),
     needed: usize,
 ) -> Option<Entailment> {
     let mut titles: Vec<(&str, Vec<String>, &str)> = Vec::new();
@@ -1058,6 +1067,10 @@ fn apart_from(
     let code =
         |w: &str| w.chars().any(|c| c.is_ascii_digit()) && w.chars().any(|c| c.is_alphabetic());
     let my_squashed = squash(my_title);
+    let composite = {
+        let t = my_title.to_lowercase();
+        t.contains(" or ") || t.contains(" and/or ")
+    };
     let (_, _, their_title) = titles.iter().find(|(j, theirs, title)| {
         let their_squashed = squash(title);
         let ours: Vec<&String> = mine
@@ -1086,13 +1099,19 @@ fn apart_from(
         let apart_by_number = ours.is_empty()
             && !my_numbers.is_empty()
             && !my_numbers.iter().any(|n| digits.contains(n));
+        // the other is a part of this composite, named alone
+        let part = composite
+            && apart.is_empty()
+            && !ours.is_empty()
+            && !theirs.is_empty()
+            && theirs.iter().all(|w| said.contains(w))
+            && !ours.iter().any(|w| claimed.contains(w));
         // a one-word title ("Candidiasis") is named by its word
         *j != own
             && (!ours.is_empty() || apart_by_number)
             && hits(&ours) == 0
             && !ours.iter().any(|w| w.len() >= 4 && value.contains(w))
-            && !apart.is_empty()
-            && hits(&apart) >= needed.min(apart.len())
+            && (part || !apart.is_empty() && hits(&apart) >= needed.min(apart.len()))
     })?;
     Some(Entailment::Fails(
         Rule::Endpoint,

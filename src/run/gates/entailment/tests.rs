@@ -411,6 +411,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "/clinical_studies/0",
                 "The drug effect reached statistical significance from hours 2 to 12 post-dose, but was not significant at 1 hour.",
             ),
+            (
+                "/clinical_studies/1",
+                "In Study UC-II, 17.3% (43/248) in the tirzepatide group were in clinical remission at Week 52 compared to 8.5% (21/246) in the placebo group. In the subgroup of patients in Study UC-II with prior TNF-blocker use, the treatment difference appeared to be lower.",
+            ),
         ],
     );
     // another application of the snapshot, whose brand an application number may be
@@ -436,6 +440,9 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
     );
     let om = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/0";
     let g = |rest: &str| format!("{om}{rest}");
+    let h = |k: usize, rest: &str| {
+        format!("/resultsSection/outcomeMeasuresModule/outcomeMeasures/{k}{rest}")
+    };
     let markers = [
         (
             "/protocolSection/identificationModule/briefTitle".to_string(),
@@ -476,6 +483,11 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         (g("/classes/2/categories/0/measurements/0/value"), "1.07"),
         (g("/classes/2/categories/0/measurements/1/groupId"), "OG001"),
         (g("/classes/2/categories/0/measurements/1/value"), "1.19"),
+        // a composite outcome and one of its parts, posted apart
+        (h(1, "/title"), "Death or Progression"),
+        (h(1, "/classes/0/categories/0/measurements/0/value"), "731"),
+        (h(2, "/title"), "Progression"),
+        (h(2, "/classes/0/categories/0/measurements/0/value"), "617"),
     ];
     let markers: Vec<(&str, &str)> = markers.iter().map(|(l, t)| (l.as_str(), *t)).collect();
     record(&mut ev, "ctgov:NCT10@ff", Family::Ctgov, &markers);
@@ -3237,4 +3249,55 @@ fn a_boxed_warning_opens_on_its_warning_heading() {
     c.value = "WARNING: SERIOUS INFECTIONS".into();
     c.quote = Some("WARNING: SERIOUS INFECTIONS".into());
     assert_ne!(rule(&judge(&c)), Some(Rule::Field));
+}
+
+#[test]
+fn a_part_of_a_composite_outcome_is_not_the_composite() {
+    let m = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/1/classes/0/categories/0/measurements/0/value";
+    let mut c = claim(
+        "trametinib",
+        "efficacy.value",
+        "Progression in 731 participants",
+        "731",
+    );
+    c.unit = Some("participants".into());
+    c.locator = Some(m.into());
+    c.endpoint = Some("Progression by week 12".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Endpoint, ref why) if why.contains("Death or Progression")),
+        "731 counts death or progression: {:?}",
+        judge(&c)
+    );
+    c.endpoint = Some("Death or progression by week 12".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Endpoint));
+    c.endpoint = Some("Progression by week 12".into());
+    c.value = "Death or progression in 731 participants".into();
+    assert_ne!(
+        rule(&judge(&c)),
+        Some(Rule::Endpoint),
+        "the value names the rest"
+    );
+}
+
+#[test]
+fn a_subgroup_the_record_reports_apart_is_not_the_whole_studys() {
+    let q = "In Study UC-II, 17.3% (43/248) in the tirzepatide group were in clinical remission at Week 52";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "17.3% (43/248) in clinical remission at Week 52",
+        q,
+    );
+    c.arm = Some("tirzepatide".into());
+    c.population = Some("Patients with prior TNF-blocker use".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Population, ref why) if why.contains("prior tnf")),
+        "{:?}",
+        judge(&c)
+    );
+    c.population = Some("Patients in Study UC-II".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+    // prior therapy the record reports no subgroup for decides nothing
+    c.population = Some("Patients with prior methotrexate use".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
 }

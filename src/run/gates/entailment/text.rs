@@ -2018,6 +2018,9 @@ impl Binding<'_, '_> {
                     );
                 }
             }
+            if let Some(why) = subgroup_reported_apart(&pop, t, at, self.record) {
+                return Entailment::Fails(Rule::Population, why);
+            }
             let want = distinctive(c.population.as_deref().unwrap_or(""));
             let all: HashSet<&str> = t.tokens.iter().map(|x| x.lower.as_str()).collect();
             // the population may be named around the quote (a section heading, a group's
@@ -2499,6 +2502,72 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
     })?;
     Some(format!(
         "in the quote {} counts only patients of one kind ({g}), which the claim does not say, and the quote gives other numbers for others",
+        t.tokens[at].text
+    ))
+}
+
+/// The claim's population is a subgroup ("patients with prior TNF-blocker use") that the
+/// number's sentence does not name and that the record reports apart ("In the subgroup of
+/// patients in Study UC-II with prior TNF-blocker use, …"): the quote's number counts
+/// the whole study, not that subgroup. The subgroup is read as prior therapy ("prior"
+/// and the word after it) or a word of [`STRETCH_SUBGROUP`].
+fn subgroup_reported_apart(
+    pop: &Text<'_>,
+    t: &Text<'_>,
+    at: usize,
+    r: &EvidenceRecord,
+) -> Option<String> {
+    let mut marks: Vec<String> = Vec::new();
+    for k in 0..pop.tokens.len() {
+        match pop.word(k) {
+            Some("prior") => {
+                if let Some(next) = pop.word(k + 1).filter(|w| *w != "to" && w.len() >= 3) {
+                    marks.push(format!("prior {next}"));
+                }
+            }
+            Some(w) if STRETCH_SUBGROUP.contains(&w) => marks.push(w.to_string()),
+            _ => {}
+        }
+    }
+    if marks.is_empty() {
+        return None;
+    }
+    let sent = sentence(t, at);
+    let own: String = t.tokens[sent]
+        .iter()
+        .map(|x| x.lower.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let low = r.joined.to_lowercase();
+    let mark = marks.iter().find(|m| {
+        !own.contains(m.as_str())
+            && [
+                "subgroup of",
+                "subgroups of",
+                "subset of",
+                "subpopulation of",
+            ]
+            .iter()
+            .flat_map(|cue| low.match_indices(cue))
+            .any(|(i, cue)| {
+                let rest = &low[i + cue.len()..];
+                let mut end = rest.len().min(120);
+                while !rest.is_char_boundary(end) {
+                    end -= 1;
+                }
+                // the window stays in its sentence
+                let window = rest[..end].split(". ").next().unwrap_or("");
+                Text::new(window)
+                    .tokens
+                    .iter()
+                    .map(|x| x.lower.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    .contains(m.as_str())
+            })
+    })?;
+    Some(format!(
+        "the record reports the subgroup with {mark:?} apart, and the sentence of {} does not name it: its number counts the whole study",
         t.tokens[at].text
     ))
 }
