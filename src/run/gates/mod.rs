@@ -283,7 +283,14 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>, Option<usize
     let mut qn = numbers(q);
     qn.extend(interval_numbers(q));
     // Facts carry their numbers in the quote; computed labels carry them in their inputs.
-    let missing: Vec<String> = if c.label == Label::Fact {
+    // a date given in another spelling than the quote's ("2022-05-13" for "20220513") is
+    // the same date: both whole, in a field whose values are dates
+    let same_date = {
+        use crate::domain::typed;
+        let dated = typed::is_dated(&c.field, c.unit.as_deref().unwrap_or(""));
+        typed::date(&c.value, dated).is_some_and(|d| typed::date(q, dated) == Some(d))
+    };
+    let missing: Vec<String> = if c.label == Label::Fact && !same_date {
         numbers(&c.value)
             .into_iter()
             .filter(|n| !qn.contains(n))
@@ -333,7 +340,9 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>, Option<usize
 /// position stands for several elements.
 fn spelled_out(ev: &Evidence, rec: usize, loc: &str) -> Option<String> {
     let steps: Vec<&str> = loc.strip_prefix('/')?.split('/').collect();
-    let short = steps.iter().any(|s| bare_step(s));
+    let short = steps
+        .iter()
+        .any(|s| bare_step(s) || attribute_step(s).is_some());
     // a path from the root of the file the record was cut from (`/PubmedArticleSet/…`,
     // `/PubmedArticleSet[1]/…`), short or written out
     short
@@ -373,11 +382,44 @@ fn bare_step(s: &str) -> bool {
     !s.contains('[') && !s.starts_with('@') && !s.is_empty()
 }
 
+/// A step that picks its element by an attribute, as XPath writes it:
+/// `measurement[@group_id='O1']` gives ("measurement", "group_id", "O1").
+fn attribute_step(s: &str) -> Option<(&str, &str, &str)> {
+    let (name, rest) = s.split_once("[@")?;
+    let (attr, value) = rest.strip_suffix(']')?.split_once('=')?;
+    let value = value
+        .strip_prefix('\'')
+        .and_then(|v| v.strip_suffix('\''))
+        .or_else(|| value.strip_prefix('"').and_then(|v| v.strip_suffix('"')))?;
+    (bare_step(name) && !attr.is_empty()).then_some((name, attr, value))
+}
+
 /// The one place of record `rec` that `steps` name, a bare step matching any position
 /// of its name; `None` when they name none or several.
 fn spelled_steps(ev: &Evidence, rec: usize, steps: &[&str]) -> Option<String> {
+    let r = &ev.records[rec];
+    // the elements whose attribute holds what a step asks for (`…/measurement[2]` for
+    // `measurement[@group_id='O1']`), by their paths without the leading slash
+    let picked: std::collections::HashSet<&str> = steps
+        .iter()
+        .filter_map(|s| attribute_step(s))
+        .flat_map(|(_, attr, value)| {
+            let tail = format!("/@{attr}");
+            r.locators
+                .iter()
+                .enumerate()
+                .filter(move |(i, l)| l.ends_with(&tail) && r.field_text(*i) == value)
+                .filter_map(move |(_, l)| l.get(1..l.len() - attr.len() - 2))
+        })
+        .collect();
+    let positioned = |name: &str, t: &str| {
+        t.strip_prefix(name)
+            .and_then(|x| x.strip_prefix('['))
+            .and_then(|x| x.strip_suffix(']'))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
     let mut found: Option<String> = None;
-    for l in &ev.records[rec].locators {
+    for l in &r.locators {
         let Some(stored) = l.strip_prefix('/') else {
             continue;
         };
@@ -390,11 +432,11 @@ fn spelled_steps(ev: &Evidence, rec: usize, steps: &[&str]) -> Option<String> {
                 break;
             };
             let same = *s == t
-                || (bare_step(s)
-                    && t.strip_prefix(*s)
-                        .and_then(|x| x.strip_prefix('['))
-                        .and_then(|x| x.strip_suffix(']'))
-                        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())));
+                || (bare_step(s) && positioned(s, t))
+                || attribute_step(s).is_some_and(|(name, _, _)| {
+                    positioned(name, t)
+                        && picked.contains(format!("{prefix}/{t}").get(1..).unwrap_or(""))
+                });
             if !same {
                 all = false;
                 break;
@@ -843,6 +885,64 @@ mod props {
         // "AbstractText" alone is any of three paragraphs
         let v = with("/PubmedArticle/MedlineCitation/Article/Abstract/AbstractText");
         assert!(v.reason.contains("does not resolve"), "{}", v.reason);
+    }
+
+    /// A step may pick its element by an attribute, as XPath writes it
+    /// (`measurement[@group_id='O2']`): the one element whose attribute holds that value.
+    #[test]
+    fn an_xml_step_picks_its_element_by_an_attribute() {
+        let m = "/clinical_study[1]/outcome[1]/measurement_list[1]/measurement";
+        let (g1, v1) = (format!("{m}[1]/@group_id"), format!("{m}[1]/@value"));
+        let (g2, v2) = (format!("{m}[2]/@group_id"), format!("{m}[2]/@value"));
+        let fields = [
+            (g1.as_str(), "O1"),
+            (v1.as_str(), "20.0"),
+            (g2.as_str(), "O2"),
+            (v2.as_str(), "8.8"),
+        ];
+        let ev = evidence_at(&fields);
+        let with = |quote: &str, loc: &str| {
+            let ClaimLine::Claim(mut c) = claim(quote, quote) else {
+                unreachable!()
+            };
+            c.locator = Some(loc.into());
+            verify(&[ClaimLine::Claim(c)], &ev, None).remove(0)
+        };
+        let at = |g: &str| {
+            format!("/clinical_study/outcome/measurement_list/measurement[@group_id='{g}']/@value")
+        };
+        let v = with("8.8", &at("O2"));
+        assert!(v.accepted(), "{}", v.reason);
+        let v = with("8.8", &at("O2").replace('\'', "\""));
+        assert!(v.accepted(), "{}", v.reason);
+        // the first group's element holds another number
+        let v = with("8.8", &at("O1"));
+        assert!(v.reason.contains("the quote is not at"), "{}", v.reason);
+        // no element has a third group
+        let v = with("8.8", &at("O3"));
+        assert!(v.reason.contains("does not resolve"), "{}", v.reason);
+    }
+
+    /// A date value in another spelling than its quote's is the same date's numbers,
+    /// in a field of dates; another date, or a field of numbers, is not.
+    #[test]
+    fn a_date_respelled_keeps_its_numbers() {
+        let ev = evidence(&["20220513".to_string()]);
+        let with = |field: &str, value: &str| {
+            let ClaimLine::Claim(mut c) = claim("20220513", value) else {
+                unreachable!()
+            };
+            c.field = field.into();
+            verify(&[ClaimLine::Claim(c)], &ev, None).remove(0)
+        };
+        for value in ["2022-05-13", "May 13, 2022", "20220513"] {
+            let v = with("regulatory.original_approval_date", value);
+            assert!(v.accepted(), "{value}: {}", v.reason);
+        }
+        let v = with("regulatory.original_approval_date", "2022-05-31");
+        assert!(v.reason.contains("not in the quote"), "{}", v.reason);
+        let v = with("efficacy.value", "2022-05-13");
+        assert!(v.reason.contains("not in the quote"), "{}", v.reason);
     }
 
     /// A pointer into the openFDA or ClinicalTrials.gov response a record came in is

@@ -1099,8 +1099,15 @@ fn apart_from(
         let apart_by_number = ours.is_empty()
             && !my_numbers.is_empty()
             && !my_numbers.iter().any(|n| digits.contains(n));
-        // the other is a part of this composite, named alone
-        let part = composite
+        // the other is a part of this composite, or this item is the other qualified by
+        // its cause ("Treatment-related serious adverse events" of "Serious adverse
+        // events"), and the claim names the other alone
+        let qualified = {
+            let (mine, theirs) = (my_title.to_lowercase(), title.to_lowercase());
+            mine.strip_suffix(theirs.trim())
+                .is_some_and(|head| head.contains("related"))
+        };
+        let part = (composite || qualified)
             && apart.is_empty()
             && !ours.is_empty()
             && !theirs.is_empty()
@@ -1332,14 +1339,22 @@ fn product_of_another_application(
         })
         .collect();
     let text = r.joined.to_lowercase();
-    let unnamed: Vec<&str> = c
-        .value
+    // the brand may be given with the value ("NDA213051 (WEGOVY)") or as the cell's
+    // endpoint or population
+    let said = format!(
+        "{} {} {}",
+        c.value,
+        c.endpoint.as_deref().unwrap_or(""),
+        c.population.as_deref().unwrap_or("")
+    );
+    let mut unnamed: Vec<&str> = said
         .split(|ch: char| !ch.is_alphanumeric())
         .filter(|w| {
             let low = w.to_lowercase();
             brands.contains(&low) && !text.contains(&low)
         })
         .collect();
+    unnamed.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
     (!unnamed.is_empty()).then(|| {
         Entailment::Fails(
             Rule::Identifier,
@@ -3219,17 +3234,17 @@ fn group_arm(c: &Claim, group: &str, scope: &Scope, cx: &Context<'_>) -> Option<
         };
         // a comparison's group ("Dupilumab 300 mg qw vs Placebo qw") is its first side's
         // for an estimate of that side against the other
+        let comparative = c.field.starts_with("efficacy.effect")
+            || c.field == "efficacy.comparison"
+            || words(&c.value).iter().any(|w| {
+                matches!(
+                    w.as_str(),
+                    "than" | "vs" | "versus" | "difference" | "compared"
+                )
+            });
         let first_side = {
             let g = group.to_lowercase();
             let side = two_sides(&g).map(|(a, _)| a.to_string());
-            let comparative = c.field.starts_with("efficacy.effect")
-                || c.field == "efficacy.comparison"
-                || words(&c.value).iter().any(|w| {
-                    matches!(
-                        w.as_str(),
-                        "than" | "vs" | "versus" | "difference" | "compared"
-                    )
-                });
             let arm_compares = words(a)
                 .iter()
                 .any(|w| matches!(w.as_str(), "vs" | "versus"));
@@ -3289,8 +3304,13 @@ fn group_arm(c: &Claim, group: &str, scope: &Scope, cx: &Context<'_>) -> Option<
             }
         };
         let side = value_side();
-        if side == Some(false)
-            || (mine != theirs && !(mine.is_empty() && theirs.is_empty()) && side.is_none())
+        // a comparison whose record states no direction ("Placebo and Lenalidomide
+        // (direction not stated)") is every listed group's against the others: a
+        // comparative claim for one of them names it
+        let undirected = comparative && group.ends_with("(direction not stated)");
+        if !undirected
+            && (side == Some(false)
+                || (mine != theirs && !(mine.is_empty() && theirs.is_empty()) && side.is_none()))
         {
             return Some(Entailment::Fails(
                 Rule::Arm,

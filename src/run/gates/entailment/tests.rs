@@ -412,6 +412,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "The drug effect reached statistical significance from hours 2 to 12 post-dose, but was not significant at 1 hour.",
             ),
             (
+                "/adverse_reactions/6",
+                "Adverse Reactions Leading to Discontinuation In the controlled trial in patients ages 6 to 12 years (Study 1), 9% (20/218) of tirzepatide-treated patients discontinued due to adverse reactions compared to 1% (1/72) of placebo-treated patients.",
+            ),
+            (
                 "/clinical_studies/1",
                 "In Study UC-II, 17.3% (43/248) in the tirzepatide group were in clinical remission at Week 52 compared to 8.5% (21/246) in the placebo group. In the subgroup of patients in Study UC-II with prior TNF-blocker use, the treatment difference appeared to be lower.",
             ),
@@ -488,6 +492,15 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         (h(1, "/classes/0/categories/0/measurements/0/value"), "731"),
         (h(2, "/title"), "Progression"),
         (h(2, "/classes/0/categories/0/measurements/0/value"), "617"),
+        // a class and the same class qualified by its cause
+        (h(3, "/title"), "Participants With Adverse Events"),
+        (h(3, "/classes/0/title"), "Serious adverse events"),
+        (h(3, "/classes/0/categories/0/measurements/0/value"), "773"),
+        (
+            h(3, "/classes/1/title"),
+            "Treatment-related serious adverse events",
+        ),
+        (h(3, "/classes/1/categories/0/measurements/0/value"), "760"),
     ];
     let markers: Vec<(&str, &str)> = markers.iter().map(|(l, t)| (l.as_str(), *t)).collect();
     record(&mut ev, "ctgov:NCT10@ff", Family::Ctgov, &markers);
@@ -963,13 +976,17 @@ fn an_application_number_names_its_own_products_only() {
         matches!(&v, Entailment::Fails(Rule::Identifier, why) if why.contains("ZEPBOUND")),
         "{v:?}"
     );
-    let c = claim(
+    let mut c = claim(
         "tirzepatide",
         "regulatory.application_numbers",
         "NDA215866 (tirzepatide)",
         "NDA215866",
     );
     assert_ne!(rule(&judge(&c)), Some(Rule::Identifier), "{:?}", judge(&c));
+    // the brand given as the cell's endpoint
+    c.value = "NDA215866".into();
+    c.endpoint = Some("ZEPBOUND".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Identifier), "{:?}", judge(&c));
 }
 
 #[test]
@@ -3300,4 +3317,61 @@ fn a_subgroup_the_record_reports_apart_is_not_the_whole_studys() {
     // prior therapy the record reports no subgroup for decides nothing
     c.population = Some("Patients with prior methotrexate use".into());
     assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+}
+
+#[test]
+fn an_undirected_comparison_is_either_listed_groups() {
+    let (_, assets) = world();
+    let cx = Context::new(&assets);
+    let scope = &assets["trametinib"];
+    let group = "Placebo and Trametinib (direction not stated)";
+    let mut c = claim(
+        "trametinib",
+        "efficacy.comparison",
+        "No significant difference vs placebo (p=0.252)",
+        "0.252",
+    );
+    c.arm = Some("Trametinib".into());
+    let arm_rule = |c: &Claim| group_arm(c, group, scope, &cx).as_ref().and_then(rule);
+    assert_ne!(arm_rule(&c), Some(Rule::Arm));
+    // the comparison's number is no value of one group alone
+    c.field = "efficacy.value".into();
+    c.value = "0.252".into();
+    assert_eq!(arm_rule(&c), Some(Rule::Arm));
+}
+
+#[test]
+fn a_class_qualified_by_its_cause_is_not_the_whole_class() {
+    let m = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/3/classes/1/categories/0/measurements/0/value";
+    let mut c = claim(
+        "trametinib",
+        "safety.serious_ae_affected",
+        "760 participants with serious adverse events",
+        "760",
+    );
+    c.locator = Some(m.into());
+    c.endpoint = Some("Serious adverse events".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Endpoint, ref why) if why.contains("Treatment-related")),
+        "{:?}",
+        judge(&c)
+    );
+    c.endpoint = Some("Treatment-related serious adverse events".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Endpoint));
+}
+
+#[test]
+fn the_opening_phrase_of_a_quotes_sentence_says_whose_numbers_they_are() {
+    let q = "9% (20/218) of tirzepatide-treated patients discontinued due to adverse reactions";
+    let mut c = claim("tirzepatide", "safety.common_adverse_reactions", q, q);
+    c.population = Some("Adults with ADHD".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Population, ref why) if why.contains("ages 6 to 12")),
+        "{:?}",
+        judge(&c)
+    );
+    c.population = Some("Children 6 to 12 years with ADHD".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+    c.population = Some("Patients in Study 1".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
 }

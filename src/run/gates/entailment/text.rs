@@ -985,15 +985,20 @@ fn lead_in_time(
 }
 
 /// The opening of the sentence a quote is cut from, when the quote is a fragment: it
-/// opens in lower case (a table's row or a sentence of its own opens with a capital)
-/// after words of its sentence in its field. At most 400 bytes.
+/// opens in lower case (a table's row or a sentence of its own opens with a capital),
+/// or with a number right after a comma of its sentence ("In the controlled trial in
+/// patients ages 6 to 12 years (Study 1), 9% (20/218) …"), after words of its sentence
+/// in its field. At most 400 bytes.
 fn lead_in<'r>(c: &Claim, r: &'r EvidenceRecord) -> Option<&'r str> {
     let q = c.quote.as_deref()?;
-    if !q.trim_start().starts_with(|ch: char| ch.is_lowercase()) {
-        return None;
-    }
     let field = r.field_text(r.find(q)?);
     let lead = &field[..field.find(q)?];
+    let opens = q.trim_start();
+    let fragment = opens.starts_with(|ch: char| ch.is_lowercase())
+        || opens.starts_with(|ch: char| ch.is_ascii_digit()) && lead.ends_with(", ");
+    if !fragment {
+        return None;
+    }
     // from the last full stop before it: a decimal point has no space after it, and an
     // abbreviation's ("U.S. and Canadian") follows a capital
     let b = lead.as_bytes();
@@ -1002,7 +1007,9 @@ fn lead_in<'r>(c: &Claim, r: &'r EvidenceRecord) -> Option<&'r str> {
         .find(|&k| {
             b[k] == b'.'
                 && b[k + 1] == b' '
-                && (b[k - 1].is_ascii_lowercase() || b[k - 1].is_ascii_digit() || b[k - 1] == b')')
+                && (b[k - 1].is_ascii_lowercase()
+                    || b[k - 1].is_ascii_digit()
+                    || matches!(b[k - 1], b')' | b']'))
                 && (b[k + 2].is_ascii_uppercase() || b[k + 2].is_ascii_digit())
         })
         .map_or(0, |k| k + 2);
@@ -1027,7 +1034,7 @@ fn lead_in_population(
         && matches!(ot.word(1), Some("a" | "the"))
         && matches!(ot.word(2), Some("subgroup" | "subset" | "subpopulation"));
     if !subgroup {
-        return None;
+        return lead_in_ages(c, &ot, opening);
     }
     let whole = format!("{opening}{}", c.quote.as_deref()?);
     let wt = Text::new(&whole);
@@ -1038,6 +1045,44 @@ fn lead_in_population(
         .flat_map(|k| wt.numbers_equal(&vt.tokens[k].lower))
         .filter(|&at| at >= from)
         .find_map(|at| stretch_population(c, &wt, at))
+}
+
+/// The ages the opening phrase of a quote's sentence names ("In the controlled trial in
+/// patients ages 6 to 12 years (Study 1), …") are whom its numbers count: a claim for
+/// other ages fails, by age group or by numeric range.
+fn lead_in_ages(c: &Claim, ot: &Text<'_>, opening: &str) -> Option<String> {
+    // only an opening phrase of its own ("In …, ", "Among …, ", after a heading the
+    // text runs into): other words before the quote may name others ("studies of HUMIRA
+    // in adults with additional data from")
+    if !opening.trim_end().ends_with(',') {
+        return None;
+    }
+    let from = (0..ot.tokens.len())
+        .rev()
+        .find(|&k| matches!(ot.tokens[k].text, "In" | "Among"))?;
+    let pop = Text::new(c.population.as_deref()?);
+    let all = from..ot.tokens.len();
+    let (claimed, have) = (claimed_ages(&pop), ages_in(ot, all.clone()));
+    let by_group =
+        !claimed.is_empty() && !have.is_empty() && !have.iter().any(|g| claimed.contains(g));
+    let (claimed_r, have_r) = (age_ranges(&pop, 0..pop.tokens.len()), age_ranges(ot, all));
+    let by_range = !claimed_r.is_empty()
+        && !have_r.is_empty()
+        && !claimed_r
+            .iter()
+            .any(|a| have_r.iter().any(|b| a.0 <= b.1 && b.0 <= a.1));
+    (by_group || by_range).then(|| {
+        let phrase = ["In ", "Among "]
+            .iter()
+            .filter_map(|w| opening.rfind(w))
+            .max()
+            .map_or(opening, |k| &opening[k..]);
+        format!(
+            "the quote's sentence opens on other ages ({:?}) than the claim's {:?}",
+            phrase.trim(),
+            c.population.as_deref().unwrap_or("")
+        )
+    })
 }
 
 /// The rules on a quote read as text, by the binder.
