@@ -704,13 +704,20 @@ pub fn claim_time_points(s: &str) -> Vec<TimePoint> {
     // each number's time unit: a unit word before or after it ("Day 29", "24 weeks",
     // "14-day"), else, closing a range, its opening's ("Day 1-10" is day 1 to day 10)
     let mut units: Vec<Option<f64>> = vec![None; t.tokens.len()];
+    // a vulgar fraction after a number is part of it ("up to 15 ½ months")
+    let fraction = |k: usize| match t.tokens.get(k).map(|x| x.text) {
+        Some("\u{bd}") => Some(0.5),
+        Some("\u{bc}") => Some(0.25),
+        Some("\u{be}") => Some(0.75),
+        _ => None,
+    };
     for i in 0..t.tokens.len() {
         if t.tokens[i].kind != Kind::Number {
             continue;
         }
         let before = i.checked_sub(1).and_then(|k| t.word(k)).and_then(time_unit);
         let after = t.word(i + 1).and_then(time_unit).or_else(|| {
-            (t.tokens.get(i + 1).is_some_and(|x| x.text == "-"))
+            (t.tokens.get(i + 1).is_some_and(|x| x.text == "-") || fraction(i + 1).is_some())
                 .then(|| t.word(i + 2).and_then(time_unit))
                 .flatten()
         });
@@ -731,6 +738,7 @@ pub fn claim_time_points(s: &str) -> Vec<TimePoint> {
         if opens_range(&t, &units, i) {
             continue;
         }
+        let n = n + fraction(i + 1).unwrap_or(0.0);
         out.push(TimePoint { days: n * u });
     }
     out

@@ -793,7 +793,13 @@ fn siblings<'r>(r: &'r EvidenceRecord, place: &str) -> Vec<(&'r str, &'r str)> {
 /// value for everyone: a claim for all patients at such an outcome fails, unless the
 /// claim names the subset.
 fn outcome_population(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
-    if !overall(c.population.as_deref()) || !profile::spec(&c.field).is_some_and(|s| s.arm_bound) {
+    if !profile::spec(&c.field).is_some_and(|s| s.arm_bound) {
+        return None;
+    }
+    let everyone_enrolled = words(c.population.as_deref().unwrap_or(""))
+        .iter()
+        .any(|w| w == "enrolled");
+    if !overall(c.population.as_deref()) && !everyone_enrolled {
         return None;
     }
     // the outcome's own population text: JSON `…/outcomeMeasures/N/populationDescription`,
@@ -839,6 +845,21 @@ fn outcome_population(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Enta
             ),
         ));
     }
+    // a claim for everyone enrolled, at an outcome analysed in fewer than were enrolled
+    if everyone_enrolled
+        && let Some((analysed, enrolled)) = analysed_of_enrolled(r, &head)
+        && analysed < enrolled
+    {
+        return Some(Entailment::Fails(
+            Rule::Population,
+            format!(
+                "the outcome is analysed in {analysed} participants, not in all {enrolled} enrolled"
+            ),
+        ));
+    }
+    if !overall(c.population.as_deref()) {
+        return None;
+    }
     let text = field_at(key)?;
     let w = words(text);
     let subset = w
@@ -860,6 +881,36 @@ fn outcome_population(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Enta
             ),
         )
     })
+}
+
+/// How many participants the posted outcome at `head` (`…/outcomeMeasures/N`,
+/// `…/outcome[N]`) was analysed in, over its groups, and how many the study enrolled.
+fn analysed_of_enrolled(r: &EvidenceRecord, head: &str) -> Option<(u64, u64)> {
+    let number = |i: usize| r.field_text(i).trim().parse::<u64>().ok();
+    let enrolled = r.locators.iter().enumerate().find_map(|(i, l)| {
+        matches!(
+            l.as_str(),
+            "/protocolSection/designModule/enrollmentInfo/count"
+                | "/clinical_study[1]/enrollment[1]"
+        )
+        .then(|| number(i))
+        .flatten()
+    })?;
+    let counts: Vec<u64> = r
+        .locators
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| {
+            l.strip_prefix(head).is_some_and(|rest| {
+                (rest.starts_with("/denoms/0/counts/") && rest.ends_with("/value"))
+                    || (rest.starts_with(
+                        "/measure[1]/analyzed_list[1]/analyzed[1]/count_list[1]/count[",
+                    ) && rest.ends_with("/@value"))
+            })
+        })
+        .filter_map(|(i, _)| number(i))
+        .collect();
+    (!counts.is_empty()).then(|| (counts.iter().sum(), enrolled))
 }
 
 /// Whether a place is in a posted baseline measure (JSON or legacy XML).
@@ -2045,13 +2096,17 @@ fn protocol_texts(r: &EvidenceRecord) -> (String, String) {
 /// row) must be on the claimed side.
 fn posted_comparison(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
     let vw = words(&c.value);
-    let at = vw
-        .iter()
-        .position(|w| matches!(w.as_str(), "than" | "versus" | "vs"))?;
-    // the comparative nearest before "than" ("decreased more often … than": more)
+    let at = (0..vw.len()).find(|&i| {
+        matches!(vw[i].as_str(), "than" | "versus" | "vs")
+            || vw[i] == "to" && i > 0 && matches!(vw[i - 1].as_str(), "superior" | "inferior")
+    })?;
+    // the comparative nearest before "than" ("decreased more often … than": more); one of
+    // worth ("superior to", "better than") by which way the outcome counts as better
     let side = vw[..at].iter().rev().find_map(|w| match w.as_str() {
         "higher" | "more" | "greater" | "larger" | "increased" => Some(true),
         "lower" | "less" | "fewer" | "smaller" | "decreased" | "reduced" => Some(false),
+        "superior" | "better" => better_is_higher(r, place),
+        "inferior" | "worse" => better_is_higher(r, place).map(|h| !h),
         _ => None,
     })?;
     let (more, less) = (side, !side);
@@ -2123,6 +2178,51 @@ fn posted_comparison(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entai
         return None;
     }
     None
+}
+
+/// Whether a higher number of the posted outcome a place is in is the better one: as its
+/// description says ([`lower_is_better`]), else by its title: a share of responders
+/// ("Response", "Remission", "Achieving") is better higher, one of harms ("Adverse",
+/// "Death", "Progression") lower. None when neither tells.
+fn better_is_higher(r: &EvidenceRecord, place: &str) -> Option<bool> {
+    let description = posted_field(
+        r,
+        place,
+        ("/outcomeMeasures/", "description"),
+        ("/outcome[", "description[1]"),
+    );
+    if let Some(lower) = description.and_then(lower_is_better) {
+        return Some(!lower);
+    }
+    let title = words(posted_field(
+        r,
+        place,
+        ("/outcomeMeasures/", "title"),
+        ("/outcome[", "title[1]"),
+    )?);
+    let has = |stems: &[&str]| title.iter().any(|w| stems.iter().any(|s| w.starts_with(s)));
+    let good = has(&[
+        "respon",
+        "remission",
+        "achiev",
+        "improve",
+        "recover",
+        "seroprotect",
+    ]);
+    let bad = has(&[
+        "adverse",
+        "death",
+        "mortality",
+        "progression",
+        "relapse",
+        "toxicit",
+        "discontinu",
+    ]);
+    match (good, bad) {
+        (true, false) => Some(true),
+        (false, true) => Some(false),
+        _ => None,
+    }
 }
 
 /// A field of the posted item a place is in: JSON `…{list}N/{json_key}` (`list` such as

@@ -413,7 +413,7 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             ),
             (
                 "/adverse_reactions/6",
-                "Adverse Reactions Leading to Discontinuation In the controlled trial in patients ages 6 to 12 years (Study 1), 9% (20/218) of tirzepatide-treated patients discontinued due to adverse reactions compared to 1% (1/72) of placebo-treated patients.",
+                "Adverse Reactions Leading to Discontinuation In the controlled trial in patients ages 6 to 12 years (Study 1), 9% (20/218) of tirzepatide-treated patients discontinued due to adverse reactions compared to 1% (1/72) of placebo-treated patients. In a controlled trial in patients with JIA who were 4 to 17 years, ALT elevations occurred in 4.4% of tirzepatide-treated patients.",
             ),
             (
                 "/clinical_studies/1",
@@ -501,6 +501,28 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             "Treatment-related serious adverse events",
         ),
         (h(3, "/classes/1/categories/0/measurements/0/value"), "760"),
+        // a response outcome analysed in fewer than were enrolled
+        (
+            "/protocolSection/designModule/enrollmentInfo/count".to_string(),
+            "1207",
+        ),
+        (h(4, "/title"), "Percentage of Participants With Response"),
+        (h(4, "/groups/0/id"), "OG000"),
+        (h(4, "/groups/0/title"), "Placebo"),
+        (h(4, "/groups/1/id"), "OG001"),
+        (h(4, "/groups/1/title"), "Trametinib"),
+        (h(4, "/denoms/0/counts/0/value"), "598"),
+        (h(4, "/denoms/0/counts/1/value"), "597"),
+        (
+            h(4, "/classes/0/categories/0/measurements/0/groupId"),
+            "OG000",
+        ),
+        (h(4, "/classes/0/categories/0/measurements/0/value"), "83.7"),
+        (
+            h(4, "/classes/0/categories/0/measurements/1/groupId"),
+            "OG001",
+        ),
+        (h(4, "/classes/0/categories/0/measurements/1/value"), "83.3"),
     ];
     let markers: Vec<(&str, &str)> = markers.iter().map(|(l, t)| (l.as_str(), *t)).collect();
     record(&mut ev, "ctgov:NCT10@ff", Family::Ctgov, &markers);
@@ -3374,4 +3396,60 @@ fn the_opening_phrase_of_a_quotes_sentence_says_whose_numbers_they_are() {
     assert_ne!(rule(&judge(&c)), Some(Rule::Population));
     c.population = Some("Patients in Study 1".into());
     assert_ne!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
+    // a quote that opens with a capital right after the phrase's comma
+    let q = "ALT elevations occurred in 4.4% of tirzepatide-treated patients";
+    let mut c = claim("tirzepatide", "safety.common_adverse_reactions", q, q);
+    c.population = Some("Adults with RA".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Population, ref why) if why.contains("4 to 17")),
+        "{:?}",
+        judge(&c)
+    );
+}
+
+#[test]
+fn superior_is_higher_where_higher_is_better() {
+    let m = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/4/classes/0/categories/0/measurements/1/value";
+    let mut c = claim(
+        "trametinib",
+        "efficacy.comparison",
+        "Trametinib superior to placebo: 83.3% responded",
+        "83.3",
+    );
+    c.locator = Some(m.into());
+    c.arm = Some("Trametinib".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Direction, ref why) if why.contains("83.7")),
+        "{:?}",
+        judge(&c)
+    );
+    c.value = "Trametinib better than placebo: 83.3% responded".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Direction));
+    c.value = "Trametinib inferior to placebo: 83.3% responded".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Direction), "{:?}", judge(&c));
+}
+
+#[test]
+fn a_claim_for_everyone_enrolled_needs_an_outcome_analysed_in_everyone() {
+    let m = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/4/classes/0/categories/0/measurements/1/value";
+    let mut c = claim("trametinib", "efficacy.value", "Response in 83.3%", "83.3");
+    c.locator = Some(m.into());
+    c.arm = Some("Trametinib".into());
+    c.population = Some("Full analysis set, all enrolled participants".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Population, ref why) if why.contains("1195") && why.contains("1207")),
+        "{:?}",
+        judge(&c)
+    );
+    c.population = Some("Participants analysed for response".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
+}
+
+#[test]
+fn a_fraction_after_a_number_is_part_of_its_time_point() {
+    let half = binder::claim_time_points("prior to hospital discharge, up to 15 \u{bd} months");
+    assert_eq!(half.len(), 1);
+    assert!((half[0].days - 15.5 * 30.44).abs() < 1e-6, "{half:?}");
+    let day49 = binder::claim_time_points("Candidiasis by study day 49");
+    assert!(!half[0].same_exact(day49[0]));
 }

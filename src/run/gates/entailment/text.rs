@@ -986,16 +986,16 @@ fn lead_in_time(
 
 /// The opening of the sentence a quote is cut from, when the quote is a fragment: it
 /// opens in lower case (a table's row or a sentence of its own opens with a capital),
-/// or with a number right after a comma of its sentence ("In the controlled trial in
-/// patients ages 6 to 12 years (Study 1), 9% (20/218) …"), after words of its sentence
-/// in its field. At most 400 bytes.
+/// or right after a comma of its sentence ("In the controlled trial in patients ages 6
+/// to 12 years (Study 1), 9% (20/218) …"), after words of its sentence in its field. At
+/// most 400 bytes.
 fn lead_in<'r>(c: &Claim, r: &'r EvidenceRecord) -> Option<&'r str> {
     let q = c.quote.as_deref()?;
     let field = r.field_text(r.find(q)?);
     let lead = &field[..field.find(q)?];
     let opens = q.trim_start();
     let fragment = opens.starts_with(|ch: char| ch.is_lowercase())
-        || opens.starts_with(|ch: char| ch.is_ascii_digit()) && lead.ends_with(", ");
+        || lead.ends_with(", ") && !opens.is_empty();
     if !fragment {
         return None;
     }
