@@ -47,7 +47,8 @@ if [ -f "$REAL/portfolio.toml" ]; then
   # forty-first 9.7% / 0%, forty-second 0% / 3.4%, forty-third 9.7% / 0%,
   # forty-fourth 3.2% / 3.4%, forty-fifth 12.9% / 6.9%, forty-sixth 3.2% / 3.4%,
   # forty-seventh 3.2% / 0%, forty-eighth 6.5% / 0%, forty-ninth 6.5% / 20.7%,
-  # fiftieth 6.5% / 6.9%, fifty-first 6.5% / 0%.
+  # fiftieth 6.5% / 6.9%, fifty-first 6.5% / 0%, fifty-second 6.5% / 0%, fifty-third
+  # 3.2% / 0%.
   for n in third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth \
       fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth twentyfirst \
       twentysecond twentythird twentyfourth twentyfifth twentysixth twentyseventh \
@@ -55,7 +56,7 @@ if [ -f "$REAL/portfolio.toml" ]; then
       thirtyfifth thirtysixth thirtyseventh thirtyeighth \
       thirtyninth fortieth fortyfirst fortysecond fortythird fortyfourth \
       fortyfifth fortysixth fortyseventh fortyeighth fortyninth \
-      fiftieth fiftyfirst; do
+      fiftieth fiftyfirst fiftysecond fiftythird; do
     echo "== real corpus, $n set (tests/entailment/${n}_real.jsonl)"
     score "tests/entailment/${n}_real.jsonl" "$tmp/real" "$@"
   done

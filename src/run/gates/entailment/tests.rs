@@ -416,6 +416,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "Adverse Reactions Leading to Discontinuation In the controlled trial in patients ages 6 to 12 years (Study 1), 9% (20/218) of tirzepatide-treated patients discontinued due to adverse reactions compared to 1% (1/72) of placebo-treated patients. In a controlled trial in patients with JIA who were 4 to 17 years, ALT elevations occurred in 4.4% of tirzepatide-treated patients.",
             ),
             (
+                "/adverse_reactions/7",
+                "In Study JIA-I, 45% of patients experienced an infection. Upon initiation of treatment, the most common adverse reactions occurring in this patient population treated with tirzepatide were injection site pain and injection site reaction (19% and 16%, respectively).",
+            ),
+            (
                 "/clinical_studies/1",
                 "In Study UC-II, 17.3% (43/248) in the tirzepatide group were in clinical remission at Week 52 compared to 8.5% (21/246) in the placebo group. In the subgroup of patients in Study UC-II with prior TNF-blocker use, the treatment difference appeared to be lower.",
             ),
@@ -451,6 +455,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         (
             "/protocolSection/identificationModule/briefTitle".to_string(),
             "Trametinib for Pre-diabetes in Patients With Cystic Fibrosis",
+        ),
+        (
+            "/protocolSection/identificationModule/orgStudyIdInfo/id".to_string(),
+            "TRM-CF-2291",
         ),
         (
             "/protocolSection/eligibilityModule/eligibilityCriteria".to_string(),
@@ -733,6 +741,16 @@ fn sections_fit_fields_and_records_fit_assets() {
         "WARNING: SERIOUS INFECTIONS",
     );
     assert_eq!(rule(&judge(&c)), Some(Rule::Scope));
+    // a study's protocol number is no name of the drug; the study's title may name it
+    let c = claim("trametinib", "identity.names", "TRM-CF-2291", "TRM-CF-2291");
+    assert_eq!(rule(&judge(&c)), Some(Rule::Field), "{:?}", judge(&c));
+    let c = claim(
+        "trametinib",
+        "identity.names",
+        "Trametinib",
+        "Trametinib for Pre-diabetes in Patients With Cystic Fibrosis",
+    );
+    assert_ne!(rule(&judge(&c)), Some(Rule::Field), "{:?}", judge(&c));
 }
 
 #[test]
@@ -3452,4 +3470,25 @@ fn a_fraction_after_a_number_is_part_of_its_time_point() {
     assert!((half[0].days - 15.5 * 30.44).abs() < 1e-6, "{half:?}");
     let day49 = binder::claim_time_points("Candidiasis by study day 49");
     assert!(!half[0].same_exact(day49[0]));
+}
+
+#[test]
+fn this_patient_population_is_the_one_named_before() {
+    let q = "the most common adverse reactions occurring in this patient population treated with tirzepatide were injection site pain and injection site reaction (19% and 16%, respectively)";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Injection site pain (19%) and injection site reaction (16%)",
+        q,
+    );
+    c.population = Some("All tirzepatide-treated patients".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Population, ref why) if why.contains("JIA")),
+        "{:?}",
+        judge(&c)
+    );
+    c.population = Some("Adults with rheumatoid arthritis".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
+    c.population = Some("Patients with JIA in Study JIA-I".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
 }

@@ -1047,6 +1047,86 @@ fn lead_in_population(
         .find_map(|at| stretch_population(c, &wt, at))
 }
 
+/// Words by which a quote points back to a population named before it.
+const POINTING_BACK: &[&str] = &[
+    "this patient population",
+    "this population",
+    "these patients",
+    "these subjects",
+    "this age group",
+];
+
+/// A quote that counts "this patient population" counts the population the sentences
+/// before it in its field name ("… polyarticular JIA patients … Upon initiation of
+/// treatment, the most common adverse reactions occurring in this patient population
+/// …"): a claim for everyone fails when they name a group of their own (a condition's
+/// initials, an age group), and a claim for a named population fails when they name
+/// none of its words.
+fn antecedent_population(c: &Claim, r: &EvidenceRecord) -> Option<String> {
+    let q = c.quote.as_deref()?;
+    let low = q.to_lowercase();
+    let cue = POINTING_BACK.iter().find(|p| low.contains(*p))?;
+    let field = r.field_text(r.find(q)?);
+    let before = &field[..field.find(q)?];
+    // the two sentences before the quote's own
+    let cut: Vec<usize> = before.match_indices(". ").map(|(k, _)| k + 2).collect();
+    let from = match cut.len() {
+        0..=2 => 0,
+        n => cut[n - 3],
+    };
+    let antecedent = &before[from..];
+    let at = Text::new(antecedent);
+    let pop = c.population.as_deref().unwrap_or("");
+    let own = words(&format!("{} {}", c.asset, c.arm.as_deref().unwrap_or("")));
+    let group: Option<String> = if super::overall(Some(pop)) || pop.to_lowercase().contains("all ")
+    {
+        // a condition's initials ("JIA", "JIA-I") or an age group other than adults
+        at.tokens
+            .iter()
+            .map(|x| x.text)
+            .find(|w| {
+                let letters = w.split('-').next().unwrap_or("");
+                (2..=5).contains(&letters.len())
+                    && letters.chars().all(|ch| ch.is_ascii_uppercase())
+                    && !own.contains(&w.to_lowercase())
+            })
+            .map(str::to_string)
+            .or_else(|| {
+                ages_in(&at, 0..at.tokens.len())
+                    .into_iter()
+                    .find(|&g| super::AGE_GROUPS[g].0 != "adults")
+                    .map(|g| super::AGE_GROUPS[g].0.to_string())
+            })
+    } else {
+        let want: Vec<String> = distinctive(pop)
+            .into_iter()
+            .filter(|w| w.len() >= 4 && !own.contains(w) && !drug_like(w))
+            .collect();
+        let stems: Vec<&str> = at.tokens.iter().map(|x| stem(&x.lower)).collect();
+        let pt = Text::new(pop);
+        let ages = claimed_ages(&pt);
+        let named = want.iter().any(|w| stems.contains(&stem(w)))
+            || want
+                .iter()
+                .any(|w| super::initialism_in(w, &antecedent.to_lowercase()))
+            || ages_in(&at, 0..at.tokens.len())
+                .iter()
+                .any(|g| ages.contains(g));
+        if want.is_empty() || named {
+            return None;
+        }
+        return Some(format!(
+            "the quote counts {cue:?}, the population of the sentences before it ({:?}), and they do not name {pop:?}",
+            antecedent.trim()
+        ));
+    };
+    let group = group?;
+    Some(format!(
+        "the quote counts {cue:?}, which points back to {group} ({:?}), not to {pop:?}",
+        antecedent.trim()
+    ))
+}
+
 /// The ages the opening phrase of a quote's sentence names ("In the controlled trial in
 /// patients ages 6 to 12 years (Study 1), …") are whom its numbers count: a claim for
 /// other ages fails, by age group or by numeric range.
@@ -1167,6 +1247,9 @@ pub(super) fn text(
         return Entailment::Fails(Rule::TimePoint, why);
     }
     if let Some(why) = lead_in_population(c, t, r, &vt) {
+        return Entailment::Fails(Rule::Population, why);
+    }
+    if let Some(why) = antecedent_population(c, r) {
         return Entailment::Fails(Rule::Population, why);
     }
     let vms = mentions(&vt, &claimed, &others);
