@@ -1398,11 +1398,16 @@ fn product_of_another_application(
         c.endpoint.as_deref().unwrap_or(""),
         c.population.as_deref().unwrap_or("")
     );
+    // a brand of another application of the snapshot, or a word written as a brand is
+    // (all capitals: "ZEPBOUND"), that the record never names
+    let brand_like = |w: &str| {
+        w.len() >= 4 && w.chars().all(|ch| ch.is_ascii_uppercase()) && !w.starts_with("NDA")
+    };
     let mut unnamed: Vec<&str> = said
         .split(|ch: char| !ch.is_alphanumeric())
         .filter(|w| {
             let low = w.to_lowercase();
-            brands.contains(&low) && !text.contains(&low)
+            (brands.contains(&low) || brand_like(w)) && !text.contains(&low)
         })
         .collect();
     unnamed.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
@@ -1416,6 +1421,83 @@ fn product_of_another_application(
             ),
         )
     })
+}
+
+/// A trial field's cell names its study by endpoint ("ACTT-1", "NCT04280705"): a study
+/// that another registry record of the snapshot is (its acronym or NCT id), and that the
+/// cited record never names, is not the cited record's. Its sponsor or dates are not
+/// this record's to give.
+fn study_of_another_record(c: &Claim, ev: &Evidence, r: &EvidenceRecord) -> Option<Entailment> {
+    if !c.field.starts_with("trials.") || r.family != crate::domain::Family::Ctgov {
+        return None;
+    }
+    let endpoint = c.endpoint.as_deref()?;
+    let own = r.joined.to_lowercase();
+    // the study names of a registry record: its acronym, its NCT id, and an acronym its
+    // brief title gives in parentheses ("Adaptive COVID-19 Treatment Trial (ACTT)")
+    let names_of = |o: &EvidenceRecord| -> Vec<String> {
+        let mut out = Vec::new();
+        for (i, l) in o.locators.iter().enumerate() {
+            let text = o.field_text(i).trim();
+            match l.as_str() {
+                "/protocolSection/identificationModule/acronym"
+                | "/protocolSection/identificationModule/nctId"
+                | "/clinical_study[1]/acronym[1]"
+                | "/clinical_study[1]/id_info[1]/nct_id[1]" => out.push(text.to_lowercase()),
+                "/protocolSection/identificationModule/briefTitle"
+                | "/clinical_study[1]/brief_title[1]" => {
+                    out.extend(text.split('(').skip(1).filter_map(|x| {
+                        let a = x.split(')').next()?.trim();
+                        (a.len() >= 3
+                            && a.chars().all(|ch| {
+                                ch.is_ascii_uppercase() || ch.is_ascii_digit() || ch == '-'
+                            }))
+                        .then(|| a.to_lowercase())
+                    }))
+                }
+                _ => {}
+            }
+        }
+        out.retain(|n| n.len() >= 3);
+        out
+    };
+    let mine = names_of(r);
+    // a study name and its numbered part ("ACTT-1" of "ACTT")
+    let forms = |w: &str| -> Vec<String> {
+        let mut v = vec![w.to_string()];
+        if let Some((head, _)) = w.split_once('-')
+            && head.len() >= 3
+        {
+            v.push(head.to_string());
+        }
+        v
+    };
+    let token = endpoint
+        .split(|ch: char| ch.is_whitespace() || matches!(ch, '(' | ')' | ',' | ';' | ':'))
+        .map(|w| {
+            w.trim_matches(|ch: char| !ch.is_alphanumeric())
+                .to_lowercase()
+        })
+        .filter(|w| w.len() >= 3)
+        .filter(|w| {
+            forms(w)
+                .iter()
+                .all(|f| !mine.contains(f) && !own.contains(f.as_str()))
+        })
+        .find(|w| {
+            ev.records.iter().any(|o| {
+                o.family == crate::domain::Family::Ctgov
+                    && o.record_key != r.record_key
+                    && forms(w).iter().any(|f| names_of(o).contains(f))
+            })
+        })?;
+    Some(Entailment::Fails(
+        Rule::Endpoint,
+        format!(
+            "the claim's study {token:?} is another registry record's, and {} never names it",
+            r.record_key
+        ),
+    ))
 }
 
 /// A package or product code (NDC 59417-102-10) that a quote lists for several items
@@ -2705,6 +2787,9 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         return v;
     }
     if let Some(v) = product_of_another_application(c, ev, r) {
+        return v;
+    }
+    if let Some(v) = study_of_another_record(c, ev, r) {
         return v;
     }
     if let Some(v) = dose_for_those_named_before(c, quote) {

@@ -280,6 +280,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
     let ae = "/resultsSection/adverseEventsModule";
     let f = |rest: &str| format!("{ae}{rest}");
     let posted = [
+        (
+            "/protocolSection/sponsorCollaboratorsModule/leadSponsor/name".to_string(),
+            "Novartis Pharmaceuticals",
+        ),
         (f("/eventGroups/0/id"), "EG000"),
         (f("/eventGroups/0/title"), "Placebo qw"),
         (f("/eventGroups/1/id"), "EG001"),
@@ -459,6 +463,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         (
             "/protocolSection/identificationModule/orgStudyIdInfo/id".to_string(),
             "TRM-CF-2291",
+        ),
+        (
+            "/protocolSection/identificationModule/acronym".to_string(),
+            "METRIC-CF",
         ),
         (
             "/protocolSection/eligibilityModule/eligibilityCriteria".to_string(),
@@ -1027,6 +1035,11 @@ fn an_application_number_names_its_own_products_only() {
     c.value = "NDA215866".into();
     c.endpoint = Some("ZEPBOUND".into());
     assert_eq!(rule(&judge(&c)), Some(Rule::Identifier), "{:?}", judge(&c));
+    // a name written as a brand is, that no record of the snapshot gives
+    c.endpoint = Some("KWIKPEN".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Identifier), "{:?}", judge(&c));
+    c.endpoint = Some("tirzepatide".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Identifier), "{:?}", judge(&c));
 }
 
 #[test]
@@ -3490,5 +3503,42 @@ fn this_patient_population_is_the_one_named_before() {
     c.population = Some("Adults with rheumatoid arthritis".into());
     assert_eq!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
     c.population = Some("Patients with JIA in Study JIA-I".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
+}
+
+#[test]
+fn a_trial_field_names_the_cited_records_own_study() {
+    let mut c = claim(
+        "trametinib",
+        "trials.sponsor",
+        "Novartis Pharmaceuticals",
+        "Novartis Pharmaceuticals",
+    );
+    c.endpoint = Some("METRIC-CF (trametinib in cystic fibrosis)".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Endpoint, ref why) if why.contains("metric-cf")),
+        "{:?}",
+        judge(&c)
+    );
+    c.endpoint = Some("NCT09".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Endpoint), "{:?}", judge(&c));
+}
+
+#[test]
+fn a_quotes_own_opening_phrase_gives_its_ages() {
+    let q = "In the controlled trial in patients ages 6 to 12 years (Study 1), 9% (20/218) of tirzepatide-treated patients discontinued due to adverse reactions";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "9% discontinued",
+        q,
+    );
+    c.population = Some("All patients in controlled trials".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Population, ref why) if why.contains("ages 6 to 12")),
+        "{:?}",
+        judge(&c)
+    );
+    c.population = Some("Children 6 to 12 years in Study 1".into());
     assert_ne!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
 }

@@ -1034,7 +1034,7 @@ fn lead_in_population(
         && matches!(ot.word(1), Some("a" | "the"))
         && matches!(ot.word(2), Some("subgroup" | "subset" | "subpopulation"));
     if !subgroup {
-        return lead_in_ages(c, &ot, opening);
+        return lead_in_ages(c, &ot, opening, false);
     }
     let whole = format!("{opening}{}", c.quote.as_deref()?);
     let wt = Text::new(&whole);
@@ -1130,7 +1130,7 @@ fn antecedent_population(c: &Claim, r: &EvidenceRecord) -> Option<String> {
 /// The ages the opening phrase of a quote's sentence names ("In the controlled trial in
 /// patients ages 6 to 12 years (Study 1), …") are whom its numbers count: a claim for
 /// other ages fails, by age group or by numeric range.
-fn lead_in_ages(c: &Claim, ot: &Text<'_>, opening: &str) -> Option<String> {
+fn lead_in_ages(c: &Claim, ot: &Text<'_>, opening: &str, only_all: bool) -> Option<String> {
     // only an opening phrase of its own ("In …, ", "Among …, ", after a heading the
     // text runs into): other words before the quote may name others ("studies of HUMIRA
     // in adults with additional data from")
@@ -1151,7 +1151,14 @@ fn lead_in_ages(c: &Claim, ot: &Text<'_>, opening: &str) -> Option<String> {
         && !claimed_r
             .iter()
             .any(|a| have_r.iter().any(|b| a.0 <= b.1 && b.0 <= a.1));
-    (by_group || by_range).then(|| {
+    // a claim for all patients, of no ages, at a phrase that names some
+    let for_all = claimed.is_empty()
+        && claimed_r.is_empty()
+        && (!have.is_empty() || !have_r.is_empty())
+        && words(c.population.as_deref().unwrap_or(""))
+            .iter()
+            .any(|w| w == "all");
+    (for_all || !only_all && (by_group || by_range)).then(|| {
         let phrase = ["In ", "Among "]
             .iter()
             .filter_map(|w| opening.rfind(w))
@@ -1251,6 +1258,18 @@ pub(super) fn text(
     }
     if let Some(why) = antecedent_population(c, r) {
         return Entailment::Fails(Rule::Population, why);
+    }
+    // the quote's own opening phrase ("In the controlled trial in patients ages 6 to 12
+    // years (Study 1), 9% …") against a claim for all patients (other ages are read by
+    // the age rules on the number's sentence)
+    if let Some(q) = c.quote.as_deref()
+        && (q.starts_with("In ") || q.starts_with("Among "))
+        && let Some(k) = q.find(", ")
+    {
+        let phrase = &q[..k + 1];
+        if let Some(why) = lead_in_ages(c, &Text::new(phrase), phrase, true) {
+            return Entailment::Fails(Rule::Population, why);
+        }
     }
     let vms = mentions(&vt, &claimed, &others);
     // the endpoint's head concept: "PFS (hazard ratio for disease progression or death)"
