@@ -1233,6 +1233,9 @@ fn no_difference_is_what_comparable_says() {
         q,
     );
     assert_ne!(rule(&judge(&c)), Some(Rule::Direction));
+    // no advantage over placebo is no difference from it
+    c.value = "No advantage over placebo on number of awakenings at either dose".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Direction), "{:?}", judge(&c));
     c.value = "Fewer awakenings than placebo at either dose".into();
     assert_eq!(rule(&judge(&c)), Some(Rule::Direction));
 }

@@ -3270,7 +3270,7 @@ fn no_difference_only(ws: &[String]) -> bool {
         let denies = ws[i + 1..ws.len().min(i + 4)].iter().any(|x| {
             matches!(
                 x.as_str(),
-                "difference" | "differences" | "differ" | "different" | "excess"
+                "difference" | "differences" | "differ" | "different" | "excess" | "advantage"
             )
         });
         if !denies {
