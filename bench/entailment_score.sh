@@ -49,7 +49,8 @@ if [ -f "$REAL/portfolio.toml" ]; then
   # forty-seventh 3.2% / 0%, forty-eighth 6.5% / 0%, forty-ninth 6.5% / 20.7%,
   # fiftieth 6.5% / 6.9%, fifty-first 6.5% / 0%, fifty-second 6.5% / 0%, fifty-third
   # 3.2% / 0%, fifty-fourth 3.2% / 0%, fifty-fifth 6.5% / 3.4%,
-  # fifty-sixth 0% / 3.4%, fifty-seventh 0% / 3.4%.
+  # fifty-sixth 0% / 3.4%, fifty-seventh 0% / 3.4%, fifty-eighth 0% / 6.9%, fifty-ninth
+  # 0% / 10.3%.
   for n in third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth \
       fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth twentyfirst \
       twentysecond twentythird twentyfourth twentyfifth twentysixth twentyseventh \
@@ -58,7 +59,7 @@ if [ -f "$REAL/portfolio.toml" ]; then
       thirtyninth fortieth fortyfirst fortysecond fortythird fortyfourth \
       fortyfifth fortysixth fortyseventh fortyeighth fortyninth \
       fiftieth fiftyfirst fiftysecond fiftythird fiftyfourth fiftyfifth \
-      fiftysixth fiftyseventh; do
+      fiftysixth fiftyseventh fiftyeighth fiftyninth; do
     echo "== real corpus, $n set (tests/entailment/${n}_real.jsonl)"
     score "tests/entailment/${n}_real.jsonl" "$tmp/real" "$@"
   done
