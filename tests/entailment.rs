@@ -242,7 +242,7 @@ fn the_real_corpus_pairs_are_judged_as_the_analyst_judged_them() {
         ("fiftyfifth", 0.04, 0.07),
         ("fiftysixth", 0.04, 0.04),
         ("fiftyseventh", 0.04, 0.07),
-        ("fiftyeighth", 0.04, 0.1),
+        ("fiftyeighth", 0.04, 0.07),
         ("fiftyninth", 0.04, 0.14),
     ] {
         let (t, misses) = score(lake.path(), &set(&format!("{name}_real.jsonl")));

@@ -272,6 +272,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "Median Time to Failure (Months) [95% CI] 3.0 [2.7, 3.7] 5.6 [3.9, 9.2] N/A",
             ),
             (
+                "/dosage_and_administration/3",
+                "Tirzepatide 5 mg/kg, IV infusion on Day 1 followed by tirzepatide 2.5 mg/kg, IV infusion, daily, up to 10 days.",
+            ),
+            (
                 "/adverse_reactions/7",
                 "In adult patients with RA, the rate of antibody development with tirzepatide monotherapy was 6.4%.",
             ),
@@ -418,6 +422,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             (
                 "/adverse_reactions/6",
                 "Adverse Reactions Leading to Discontinuation In the controlled trial in patients ages 6 to 12 years (Study 1), 9% (20/218) of tirzepatide-treated patients discontinued due to adverse reactions compared to 1% (1/72) of placebo-treated patients. In a controlled trial in patients with JIA who were 4 to 17 years, ALT elevations occurred in 4.4% of tirzepatide-treated patients.",
+            ),
+            (
+                "/dosage_and_administration/3",
+                "Tirzepatide 5 mg/kg, IV infusion on Day 1 followed by tirzepatide 2.5 mg/kg, IV infusion, daily, up to 10 days.",
             ),
             (
                 "/adverse_reactions/7",
@@ -3544,4 +3552,19 @@ fn a_quotes_own_opening_phrase_gives_its_ages() {
     );
     c.population = Some("Children 6 to 12 years in Study 1".into());
     assert_ne!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
+}
+
+#[test]
+fn a_time_point_the_value_gives_another_dose_is_not_this_doses() {
+    let q = "Tirzepatide 5 mg/kg, IV infusion on Day 1 followed by tirzepatide 2.5 mg/kg, IV infusion, daily, up to 10 days.";
+    let mut c = claim(
+        "tirzepatide",
+        "identity.dose",
+        "Maintenance 2.5 mg/kg IV once daily after a 5 mg/kg Day 1 loading dose",
+        q,
+    );
+    assert_ne!(rule(&judge(&c)), Some(Rule::TimePoint), "{:?}", judge(&c));
+    assert_ne!(rule(&judge(&c)), Some(Rule::Dose), "{:?}", judge(&c));
+    c.value = "Maintenance 5 mg/kg IV once daily after a 2.5 mg/kg Day 1 loading dose".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Dose), "{:?}", judge(&c));
 }

@@ -1356,8 +1356,10 @@ pub(super) fn text(
                 .filter(|(i, _)| *i != k)
                 .map(|(_, tp)| tp),
         );
-        // "81% at one year": a time the value writes in words
-        if claim_tp.is_empty() {
+        // "81% at one year": a time the value writes in words (one it writes in digits is
+        // read in its own number's clause above: Day 1 of "2.5 mg/kg daily after a 5 mg/kg
+        // Day 1 loading dose" is the 5 mg/kg's)
+        if claim_tp.is_empty() && vt.time_points(0..vt.tokens.len()).is_empty() {
             claim_tp.extend(super::binder::spelled_time_points(&c.value));
         }
         let mut any = false;
