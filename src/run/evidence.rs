@@ -31,6 +31,39 @@ pub struct EvidenceRecord {
 }
 
 impl EvidenceRecord {
+    /// A record of text fields `(locator, text)` for tests: its key is the source id's
+    /// (`family:KEY@sha`), its URL made up from the key.
+    #[cfg(test)]
+    pub(crate) fn of_fields(source_id: &str, family: Family, fields: &[(&str, &str)]) -> Self {
+        let mut joined = String::new();
+        let mut starts = Vec::new();
+        for (i, (_, t)) in fields.iter().enumerate() {
+            if i > 0 {
+                joined.push('\0');
+            }
+            starts.push(joined.len());
+            joined.push_str(t);
+        }
+        let key = source_id
+            .split_once(':')
+            .map_or(source_id, |(_, k)| k)
+            .split('@')
+            .next()
+            .unwrap_or_default();
+        EvidenceRecord {
+            source_id: source_id.into(),
+            family,
+            record_key: key.into(),
+            url: format!("https://example.org/{key}"),
+            cutoff_date: None,
+            raw: Vec::new(),
+            locators: fields.iter().map(|(l, _)| l.to_string()).collect(),
+            joined,
+            starts,
+            outside: false,
+        }
+    }
+
     /// A record known by its catalog entry alone (no text, no bytes), marked `outside`:
     /// what a run's catalog holds of every record, and an asset's evidence of a record
     /// outside its bundle.
@@ -395,34 +428,11 @@ mod tests {
 
     #[test]
     fn a_bare_application_number_names_its_labels_when_no_approval_record_has_it() {
-        let record = |sid: &str, family, key: &str, fields: &[(&str, &str)]| EvidenceRecord {
-            source_id: sid.into(),
-            family,
-            record_key: key.into(),
-            url: format!("https://example.org/{key}"),
-            cutoff_date: None,
-            raw: Vec::new(),
-            locators: fields.iter().map(|(l, _)| l.to_string()).collect(),
-            joined: fields
-                .iter()
-                .map(|(_, t)| *t)
-                .collect::<Vec<_>>()
-                .join("\0"),
-            starts: fields
-                .iter()
-                .scan(0, |at, (_, t)| {
-                    let s = *at;
-                    *at += t.len() + 1;
-                    Some(s)
-                })
-                .collect(),
-            outside: false,
-        };
+        let record = EvidenceRecord::of_fields;
         let mut ev = Evidence::default();
         ev.add(record(
             "fda_label:a@1",
             Family::FdaLabel,
-            "a",
             &[
                 ("/openfda/brand_name/0", "Vyvanse"),
                 ("/openfda/application_number/0", "NDA021977"),
@@ -431,13 +441,11 @@ mod tests {
         ev.add(record(
             "fda_label:b@2",
             Family::FdaLabel,
-            "b",
             &[("/openfda/application_number/0", "NDA215866")],
         ));
         ev.add(record(
             "drugsfda:NDA215866@3",
             Family::Drugsfda,
-            "NDA215866",
             &[("/application_number", "NDA215866")],
         ));
         assert_eq!(ev.resolve("NDA021977"), vec![0]);

@@ -7,28 +7,7 @@ use crate::domain::Family;
 use crate::run::evidence::EvidenceRecord;
 
 fn record(ev: &mut Evidence, sid: &str, family: Family, fields: &[(&str, &str)]) {
-    let mut joined = String::new();
-    let mut starts = Vec::new();
-    for (i, (_, t)) in fields.iter().enumerate() {
-        if i > 0 {
-            joined.push('\0');
-        }
-        starts.push(joined.len());
-        joined.push_str(t);
-    }
-    let key = sid.split(':').nth(1).unwrap().split('@').next().unwrap();
-    ev.add(EvidenceRecord {
-        source_id: sid.into(),
-        family,
-        record_key: key.into(),
-        url: format!("https://example.org/{key}"),
-        cutoff_date: None,
-        raw: Vec::new(),
-        locators: fields.iter().map(|(l, _)| l.to_string()).collect(),
-        joined,
-        starts,
-        outside: false,
-    });
+    ev.add(EvidenceRecord::of_fields(sid, family, fields));
 }
 
 const SURVIVAL: &str = "At 6 months, the rate of overall survival was 81% in the trametinib group and 67% in the chemotherapy group despite crossover.";
