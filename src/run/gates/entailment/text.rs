@@ -1129,7 +1129,8 @@ fn antecedent_population(c: &Claim, r: &EvidenceRecord) -> Option<String> {
 
 /// The ages the opening phrase of a quote's sentence names ("In the controlled trial in
 /// patients ages 6 to 12 years (Study 1), …") are whom its numbers count: a claim for
-/// other ages fails, by age group or by numeric range.
+/// other ages fails, by age group or by numeric range, and so does a claim for all
+/// patients that names no ages. With `only_all`, only the last.
 fn lead_in_ages(c: &Claim, ot: &Text<'_>, opening: &str, only_all: bool) -> Option<String> {
     // only an opening phrase of its own ("In …, ", "Among …, ", after a heading the
     // text runs into): other words before the quote may name others ("studies of HUMIRA
