@@ -3759,6 +3759,24 @@ fn period_group(c: &Claim, group: &str, all: &[String]) -> Option<Entailment> {
     ))
 }
 
+/// The words of a registry record's own identifiers: its organization's study id, its
+/// secondary ids, its acronym and its NCT id.
+fn study_id_words(r: &EvidenceRecord) -> Vec<String> {
+    r.locators
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| {
+            l.contains("/orgStudyIdInfo/")
+                || l.contains("/secondaryIdInfos/")
+                || l.ends_with("/acronym")
+                || l.ends_with("/nctId")
+                || l.starts_with("/clinical_study[1]/id_info[1]/")
+                || l.starts_with("/clinical_study[1]/acronym[")
+        })
+        .flat_map(|(i, _)| words(r.field_text(i)))
+        .collect()
+}
+
 fn narrower_group(c: &Claim, group: &str, all: &[String]) -> Option<Entailment> {
     let arm = c.arm.as_deref().filter(|a| !a.trim().is_empty())?;
     let set = |s: &str| {
@@ -3919,7 +3937,10 @@ fn structured_one(
         };
         // a population that only repeats the arm and names the analysis set ("all
         // randomized placebo participants") is everyone in that arm
+        // (a word of the study's own identifiers, "MDS-005" of "CC-5013-MDS-005", names
+        // the study, no one in it)
         let arm_words = words(c.arm.as_deref().unwrap_or(""));
+        let ids = study_id_words(r);
         let everyone = overall(c.population.as_deref())
             || distinctive(c.population.as_deref().unwrap_or(""))
                 .iter()
@@ -3927,6 +3948,7 @@ fn structured_one(
                     ANALYSIS_SET.contains(&w.as_str())
                         || OVERALL.contains(&w.as_str())
                         || arm_words.contains(w)
+                        || ids.contains(w)
                 });
         if everyone {
             if classes > 1

@@ -3547,3 +3547,18 @@ fn a_time_point_the_value_gives_another_dose_is_not_this_doses() {
     c.value = "Maintenance 5 mg/kg IV once daily after a 2.5 mg/kg Day 1 loading dose".into();
     assert_eq!(rule(&judge(&c)), Some(Rule::Dose), "{:?}", judge(&c));
 }
+
+#[test]
+fn a_population_that_names_the_study_by_its_ids_is_everyone() {
+    let m = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/4/classes/0/categories/0/measurements/1/value";
+    let mut c = claim("trametinib", "efficacy.value", "Response in 83.3%", "83.3");
+    c.locator = Some(m.into());
+    c.arm = Some("Trametinib".into());
+    c.population = Some("Randomized participants (TRM-CF-2291)".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
+    c.population = Some("Randomized participants (TRM-CF)".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
+    // words that are no id of this study still say whom
+    c.population = Some("Randomized participants (XQ-ZT)".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
+}
