@@ -285,15 +285,26 @@ fn check_own(c: &Claim, ev: &Evidence) -> (Failures, Option<usize>, Option<usize
     // Facts carry their numbers in the quote; computed labels carry them in their inputs.
     // a date given in another spelling than the quote's ("2022-05-13" for "20220513") is
     // the same date: both whole, in a field whose values are dates
-    let same_date = {
+    // (or one word of the value: "2018-02-07 (20180207)")
+    let (same_date, date_numbers) = {
         use crate::domain::typed;
         let dated = typed::is_dated(&c.field, c.unit.as_deref().unwrap_or(""));
-        typed::date(&c.value, dated).is_some_and(|d| typed::date(q, dated) == Some(d))
+        let quoted = typed::date(q, dated);
+        let words: Vec<String> = c
+            .value
+            .split(|ch: char| ch.is_whitespace() || "()[],;".contains(ch))
+            .filter(|w| quoted.is_some() && typed::date(w, dated) == quoted)
+            .flat_map(numbers)
+            .collect();
+        (
+            quoted.is_some() && typed::date(&c.value, dated) == quoted,
+            words,
+        )
     };
     let missing: Vec<String> = if c.label == Label::Fact && !same_date {
         numbers(&c.value)
             .into_iter()
-            .filter(|n| !qn.contains(n))
+            .filter(|n| !qn.contains(n) && !date_numbers.contains(n))
             .collect()
     } else {
         Vec::new()
@@ -940,6 +951,11 @@ mod props {
             assert!(v.accepted(), "{value}: {}", v.reason);
         }
         let v = with("regulatory.original_approval_date", "2022-05-31");
+        assert!(v.reason.contains("not in the quote"), "{}", v.reason);
+        // the date with its compact form beside it
+        let v = with("regulatory.original_approval_date", "2022-05-13 (20220513)");
+        assert!(v.accepted(), "{}", v.reason);
+        let v = with("regulatory.original_approval_date", "2022-05-14 (20220513)");
         assert!(v.reason.contains("not in the quote"), "{}", v.reason);
         let v = with("efficacy.value", "2022-05-13");
         assert!(v.reason.contains("not in the quote"), "{}", v.reason);

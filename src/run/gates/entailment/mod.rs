@@ -1500,6 +1500,44 @@ fn study_of_another_record(c: &Claim, ev: &Evidence, r: &EvidenceRecord) -> Opti
     ))
 }
 
+/// A study's enrollment is the count its record gives as enrolled: a count of the
+/// baseline tables (those analysed at baseline, one region's) is enrollment only when it
+/// equals that count.
+fn enrollment_from_baseline(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
+    // (a count the claim gives some of the study, an arm or an age group, is theirs)
+    let whole = [&c.population, &c.arm]
+        .iter()
+        .all(|x| x.as_deref().is_none_or(|x| x.trim().is_empty()));
+    let baseline = [
+        "/baselineCharacteristicsModule/",
+        "/baseline[",
+        "/baseline/",
+    ]
+    .iter()
+    .any(|m| place.contains(m));
+    if c.field != "trials.enrollment" || !baseline || !whole {
+        return None;
+    }
+    let enrolled = r.locators.iter().enumerate().find_map(|(i, l)| {
+        matches!(
+            l.as_str(),
+            "/protocolSection/designModule/enrollmentInfo/count"
+                | "/clinical_study[1]/enrollment[1]"
+        )
+        .then(|| r.field_text(i).trim().to_string())
+    })?;
+    let given = crate::run::gates::numbers(&c.value);
+    (!given.is_empty() && !given.contains(&enrolled)).then(|| {
+        Entailment::Fails(
+            Rule::Field,
+            format!(
+                "the study enrolled {enrolled}; {} is a count of its baseline tables, not its enrollment",
+                given.join(", ")
+            ),
+        )
+    })
+}
+
 /// A package or product code (NDC 59417-102-10) that a quote lists for several items
 /// ("… 10 mg …, NDC 59417-101-10 … 20 mg …, NDC 59417-102-10") is the code of the item
 /// written on its side: each number the claim gives besides the code ("20 mg", "bottles
@@ -2790,6 +2828,10 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         return v;
     }
     if let Some(v) = study_of_another_record(c, ev, r) {
+        return v;
+    }
+    let written = c.locator.as_deref().filter(|l| !l.is_empty());
+    if let Some(v) = enrollment_from_baseline(c, r, written.unwrap_or(&r.locators[field])) {
         return v;
     }
     if let Some(v) = dose_for_those_named_before(c, quote) {

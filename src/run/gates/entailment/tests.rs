@@ -255,6 +255,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "Tirzepatide 5 mg/kg, IV infusion on Day 1 followed by tirzepatide 2.5 mg/kg, IV infusion, daily, up to 10 days.",
             ),
             (
+                "/adverse_reactions/8",
+                "Most common adverse reactions (incidence >= 5%) in adults with BED were dry mouth, insomnia, and feeling jittery (6.1)",
+            ),
+            (
                 "/adverse_reactions/7",
                 "In adult patients with RA, the rate of antibody development with tirzepatide monotherapy was 6.4%.",
             ),
@@ -407,6 +411,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "Tirzepatide 5 mg/kg, IV infusion on Day 1 followed by tirzepatide 2.5 mg/kg, IV infusion, daily, up to 10 days.",
             ),
             (
+                "/adverse_reactions/8",
+                "Most common adverse reactions (incidence >= 5%) in adults with BED were dry mouth, insomnia, and feeling jittery (6.1)",
+            ),
+            (
                 "/adverse_reactions/7",
                 "In Study JIA-I, 45% of patients experienced an infection. Upon initiation of treatment, the most common adverse reactions occurring in this patient population treated with tirzepatide were injection site pain and injection site reaction (19% and 16%, respectively).",
             ),
@@ -508,6 +516,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         (
             "/protocolSection/designModule/enrollmentInfo/count".to_string(),
             "1207",
+        ),
+        (
+            "/resultsSection/baselineCharacteristicsModule/denoms/0/counts/2/value".to_string(),
+            "1195",
         ),
         (h(4, "/title"), "Percentage of Participants With Response"),
         (h(4, "/groups/0/id"), "OG000"),
@@ -3561,4 +3573,42 @@ fn a_population_that_names_the_study_by_its_ids_is_everyone() {
     // words that are no id of this study still say whom
     c.population = Some("Randomized participants (XQ-ZT)".into());
     assert_eq!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
+}
+
+#[test]
+fn a_baseline_count_is_enrollment_only_when_it_is_the_enrolled_count() {
+    let mut c = claim(
+        "trametinib",
+        "trials.enrollment",
+        "1195 participants",
+        "1195",
+    );
+    c.locator =
+        Some("/resultsSection/baselineCharacteristicsModule/denoms/0/counts/2/value".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Field, ref why) if why.contains("1207")),
+        "{:?}",
+        judge(&c)
+    );
+    // a count the claim gives one arm is that arm's
+    c.arm = Some("Trametinib".into());
+    assert!(
+        !matches!(judge(&c), Entailment::Fails(Rule::Field, ref why) if why.contains("1207")),
+        "{:?}",
+        judge(&c)
+    );
+}
+
+#[test]
+fn a_list_ending_a_sentence_is_of_the_patients_its_opening_names() {
+    let q = "dry mouth, insomnia, and feeling jittery";
+    let mut c = claim("tirzepatide", "safety.common_adverse_reactions", q, q);
+    c.population = Some("Patients with ADHD".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Population, ref why) if why.contains("adults with BED\"")),
+        "{:?}",
+        judge(&c)
+    );
+    c.population = Some("Adults with BED".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
 }

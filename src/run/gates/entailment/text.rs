@@ -1127,6 +1127,52 @@ fn antecedent_population(c: &Claim, r: &EvidenceRecord) -> Option<String> {
     ))
 }
 
+/// A quote that ends a sentence opening "… in adults with BED were" (a fragment: it opens
+/// in lower case) is of the patients its last "in …" names: a claim for patients with
+/// another condition ("ADHD") fails when both are named by initials and the phrase does
+/// not name the claim's.
+fn lead_in_condition(c: &Claim, r: &EvidenceRecord) -> Option<String> {
+    let q = c.quote.as_deref()?;
+    if !q.starts_with(|ch: char| ch.is_lowercase()) {
+        return None;
+    }
+    let field = r.field_text(r.find(q)?);
+    let lead = &field[..field.find(q)?];
+    let mut from = lead.len().saturating_sub(200);
+    while !lead.is_char_boundary(from) {
+        from += 1;
+    }
+    let near = &lead[from..];
+    let tail = &near[near.rfind(" in ")? + 4..];
+    if tail.contains(". ") || tail.contains(';') {
+        return None;
+    }
+    let initials = |s: &str| -> Vec<String> {
+        Text::new(s)
+            .tokens
+            .iter()
+            .map(|x| x.text)
+            .filter(|w| (2..=5).contains(&w.len()) && w.chars().all(|ch| ch.is_ascii_uppercase()))
+            .map(str::to_string)
+            .collect()
+    };
+    let tail = tail
+        .trim_end()
+        .trim_end_matches(" were")
+        .trim_end_matches(" was")
+        .trim_end_matches(" are");
+    let (theirs, mine) = (initials(tail), initials(c.population.as_deref()?));
+    (!theirs.is_empty() && !mine.is_empty() && !mine.iter().any(|m| theirs.contains(m))).then(
+        || {
+            format!(
+                "the quote's sentence is of patients {:?}, not {:?}",
+                tail.trim(),
+                c.population.as_deref().unwrap_or("")
+            )
+        },
+    )
+}
+
 /// The ages the opening phrase of a quote's sentence names ("In the controlled trial in
 /// patients ages 6 to 12 years (Study 1), …") are whom its numbers count: a claim for
 /// other ages fails, by age group or by numeric range, and so does a claim for all
@@ -1237,6 +1283,9 @@ pub(super) fn text(
                 );
             }
         }
+        if let Some(why) = lead_in_condition(c, r) {
+            return Entailment::Fails(Rule::Population, why);
+        }
         return Entailment::Holds;
     }
     // a value that is a number with its unit, not a sentence or a name
@@ -1257,7 +1306,7 @@ pub(super) fn text(
     if let Some(why) = lead_in_population(c, t, r, &vt) {
         return Entailment::Fails(Rule::Population, why);
     }
-    if let Some(why) = antecedent_population(c, r) {
+    if let Some(why) = antecedent_population(c, r).or_else(|| lead_in_condition(c, r)) {
         return Entailment::Fails(Rule::Population, why);
     }
     // the quote's own opening phrase ("In the controlled trial in patients ages 6 to 12
