@@ -1081,16 +1081,9 @@ fn antecedent_population(c: &Claim, r: &EvidenceRecord) -> Option<String> {
     let group: Option<String> = if super::overall(Some(pop)) || pop.to_lowercase().contains("all ")
     {
         // a condition's initials ("JIA", "JIA-I") or an age group other than adults
-        at.tokens
-            .iter()
-            .map(|x| x.text)
-            .find(|w| {
-                let letters = w.split('-').next().unwrap_or("");
-                (2..=5).contains(&letters.len())
-                    && letters.chars().all(|ch| ch.is_ascii_uppercase())
-                    && !own.contains(&w.to_lowercase())
-            })
-            .map(str::to_string)
+        initials(antecedent)
+            .into_iter()
+            .find(|w| !own.contains(&w.to_lowercase()))
             .or_else(|| {
                 ages_in(&at, 0..at.tokens.len())
                     .into_iter()
@@ -1127,6 +1120,21 @@ fn antecedent_population(c: &Claim, r: &EvidenceRecord) -> Option<String> {
     ))
 }
 
+/// The words of a text written as initials, 2 to 5 capitals before any hyphen ("JIA",
+/// "JIA-I", "BED").
+fn initials(s: &str) -> Vec<String> {
+    Text::new(s)
+        .tokens
+        .iter()
+        .map(|x| x.text)
+        .filter(|w| {
+            let letters = w.split('-').next().unwrap_or("");
+            (2..=5).contains(&letters.len()) && letters.chars().all(|ch| ch.is_ascii_uppercase())
+        })
+        .map(str::to_string)
+        .collect()
+}
+
 /// A quote that ends a sentence opening "… in adults with BED were" (a fragment: it opens
 /// in lower case) is of the patients its last "in …" names: a claim for patients with
 /// another condition ("ADHD") fails when both are named by initials and the phrase does
@@ -1147,15 +1155,6 @@ fn lead_in_condition(c: &Claim, r: &EvidenceRecord) -> Option<String> {
     if tail.contains(". ") || tail.contains(';') {
         return None;
     }
-    let initials = |s: &str| -> Vec<String> {
-        Text::new(s)
-            .tokens
-            .iter()
-            .map(|x| x.text)
-            .filter(|w| (2..=5).contains(&w.len()) && w.chars().all(|ch| ch.is_ascii_uppercase()))
-            .map(str::to_string)
-            .collect()
-    };
     let tail = tail
         .trim_end()
         .trim_end_matches(" were")
