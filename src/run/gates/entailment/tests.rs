@@ -3611,4 +3611,9 @@ fn a_list_ending_a_sentence_is_of_the_patients_its_opening_names() {
     );
     c.population = Some("Adults with BED".into());
     assert_ne!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
+    // the phrase inside the quote
+    let q = "in adults with BED were dry mouth, insomnia, and feeling jittery";
+    let mut c = claim("tirzepatide", "safety.common_adverse_reactions", q, q);
+    c.population = Some("Children, adolescents and adults with ADHD".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
 }

@@ -1144,14 +1144,23 @@ fn lead_in_condition(c: &Claim, r: &EvidenceRecord) -> Option<String> {
     if !q.starts_with(|ch: char| ch.is_lowercase()) {
         return None;
     }
-    let field = r.field_text(r.find(q)?);
-    let lead = &field[..field.find(q)?];
-    let mut from = lead.len().saturating_sub(200);
-    while !lead.is_char_boundary(from) {
-        from += 1;
-    }
-    let near = &lead[from..];
-    let tail = &near[near.rfind(" in ")? + 4..];
+    // the phrase may open the quote itself ("in adults with BED were dry mouth, …")
+    let own = q
+        .strip_prefix("in ")
+        .and_then(|rest| rest.find(" were ").map(|k| &rest[..k]));
+    let tail = match own {
+        Some(phrase) => phrase,
+        None => {
+            let field = r.field_text(r.find(q)?);
+            let lead = &field[..field.find(q)?];
+            let mut from = lead.len().saturating_sub(200);
+            while !lead.is_char_boundary(from) {
+                from += 1;
+            }
+            let near = &lead[from..];
+            &near[near.rfind(" in ")? + 4..]
+        }
+    };
     if tail.contains(". ") || tail.contains(';') {
         return None;
     }
