@@ -1400,8 +1400,31 @@ fn product_of_another_application(
     );
     // a brand of another application of the snapshot, or a word written as a brand is
     // (all capitals: "ZEPBOUND"), that the record never names
+    // (in the value, a capitalized word too: "Zepbound: NDA215866"; words an application
+    // cell may hold besides a brand are no brand)
+    let in_value: Vec<&str> = c.value.split(|ch: char| !ch.is_alphanumeric()).collect();
     let brand_like = |w: &str| {
-        w.len() >= 4 && w.chars().all(|ch| ch.is_ascii_uppercase()) && !w.starts_with("NDA")
+        let capitals = w.len() >= 4 && w.chars().all(|ch| ch.is_ascii_uppercase());
+        let capitalized = w.len() >= 5
+            && in_value.contains(&w)
+            && w.starts_with(|ch: char| ch.is_ascii_uppercase())
+            && w.chars().skip(1).all(|ch| ch.is_ascii_lowercase())
+            && !matches!(
+                w.to_ascii_lowercase().as_str(),
+                "original"
+                    | "application"
+                    | "approval"
+                    | "approved"
+                    | "number"
+                    | "supplement"
+                    | "holder"
+                    | "sponsor"
+                    | "tablets"
+                    | "tablet"
+                    | "injection"
+                    | "capsules"
+            );
+        (capitals || capitalized) && !w.starts_with("NDA")
     };
     let mut unnamed: Vec<&str> = said
         .split(|ch: char| !ch.is_alphanumeric())

@@ -1039,6 +1039,12 @@ fn an_application_number_names_its_own_products_only() {
     assert_eq!(rule(&judge(&c)), Some(Rule::Identifier), "{:?}", judge(&c));
     c.endpoint = Some("tirzepatide".into());
     assert_ne!(rule(&judge(&c)), Some(Rule::Identifier), "{:?}", judge(&c));
+    // a capitalized word of the value that the application never names
+    c.endpoint = None;
+    c.value = "Lumivex: NDA215866".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Identifier), "{:?}", judge(&c));
+    c.value = "Original NDA215866".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Identifier), "{:?}", judge(&c));
 }
 
 #[test]
