@@ -883,19 +883,24 @@ fn outcome_population(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Enta
     })
 }
 
-/// How many participants the posted outcome at `head` (`…/outcomeMeasures/N`,
-/// `…/outcome[N]`) was analysed in, over its groups, and how many the study enrolled.
-fn analysed_of_enrolled(r: &EvidenceRecord, head: &str) -> Option<(u64, u64)> {
-    let number = |i: usize| r.field_text(i).trim().parse::<u64>().ok();
-    let enrolled = r.locators.iter().enumerate().find_map(|(i, l)| {
+/// The count a registry record gives as enrolled (JSON `enrollmentInfo/count`, legacy
+/// XML `enrollment`), as written.
+fn enrolled_count(r: &EvidenceRecord) -> Option<&str> {
+    r.locators.iter().enumerate().find_map(|(i, l)| {
         matches!(
             l.as_str(),
             "/protocolSection/designModule/enrollmentInfo/count"
                 | "/clinical_study[1]/enrollment[1]"
         )
-        .then(|| number(i))
-        .flatten()
-    })?;
+        .then(|| r.field_text(i).trim())
+    })
+}
+
+/// How many participants the posted outcome at `head` (`…/outcomeMeasures/N`,
+/// `…/outcome[N]`) was analysed in, over its groups, and how many the study enrolled.
+fn analysed_of_enrolled(r: &EvidenceRecord, head: &str) -> Option<(u64, u64)> {
+    let number = |i: usize| r.field_text(i).trim().parse::<u64>().ok();
+    let enrolled = enrolled_count(r)?.parse::<u64>().ok()?;
     let counts: Vec<u64> = r
         .locators
         .iter()
@@ -1495,6 +1500,13 @@ fn study_of_another_record(c: &Claim, ev: &Evidence, r: &EvidenceRecord) -> Opti
         }
         v
     };
+    // the study names of the snapshot's other registry records, read once
+    let others: Vec<String> = ev
+        .records
+        .iter()
+        .filter(|o| o.family == crate::domain::Family::Ctgov && o.record_key != r.record_key)
+        .flat_map(names_of)
+        .collect();
     let token = endpoint
         .split(|ch: char| ch.is_whitespace() || matches!(ch, '(' | ')' | ',' | ';' | ':'))
         .map(|w| {
@@ -1507,13 +1519,7 @@ fn study_of_another_record(c: &Claim, ev: &Evidence, r: &EvidenceRecord) -> Opti
                 .iter()
                 .all(|f| !mine.contains(f) && !own.contains(f.as_str()))
         })
-        .find(|w| {
-            ev.records.iter().any(|o| {
-                o.family == crate::domain::Family::Ctgov
-                    && o.record_key != r.record_key
-                    && forms(w).iter().any(|f| names_of(o).contains(f))
-            })
-        })?;
+        .find(|w| forms(w).iter().any(|f| others.contains(f)))?;
     Some(Entailment::Fails(
         Rule::Endpoint,
         format!(
@@ -1541,14 +1547,7 @@ fn enrollment_from_baseline(c: &Claim, r: &EvidenceRecord, place: &str) -> Optio
     if c.field != "trials.enrollment" || !baseline || !whole {
         return None;
     }
-    let enrolled = r.locators.iter().enumerate().find_map(|(i, l)| {
-        matches!(
-            l.as_str(),
-            "/protocolSection/designModule/enrollmentInfo/count"
-                | "/clinical_study[1]/enrollment[1]"
-        )
-        .then(|| r.field_text(i).trim().to_string())
-    })?;
+    let enrolled = enrolled_count(r)?.to_string();
     let given = crate::run::gates::numbers(&c.value);
     (!given.is_empty() && !given.contains(&enrolled)).then(|| {
         Entailment::Fails(
