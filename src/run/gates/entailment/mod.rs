@@ -1560,6 +1560,91 @@ fn enrollment_from_baseline(c: &Claim, r: &EvidenceRecord, place: &str) -> Optio
     })
 }
 
+/// Whether every name of a value is given in the quote in parentheses right after one
+/// of the asset's own names: "dupilumab (REGN668/ SAR231893)" names REGN668 and
+/// SAR231893 as dupilumab's, wherever the sentence stands.
+fn aliases_given(value: &str, quote: &str, scope: Option<&Scope>) -> bool {
+    let Some(scope) = scope else { return false };
+    let lower = quote.to_lowercase();
+    let mut given: Vec<&str> = Vec::new();
+    for name in scope.names.iter().map(|n| n.to_lowercase()) {
+        if name.len() < 3 {
+            continue;
+        }
+        let mut from = 0;
+        while let Some(k) = lower[from..].find(&name) {
+            let at = from + k;
+            from = at + name.len();
+            let before = lower[..at].chars().next_back();
+            if before.is_some_and(char::is_alphanumeric) {
+                continue;
+            }
+            let rest = lower[from..].trim_start();
+            if let Some(inner) = rest.strip_prefix('(')
+                && let Some(end) = inner.find(')')
+            {
+                given.extend(
+                    inner[..end]
+                        .split(['/', ',', ';'])
+                        .map(str::trim)
+                        .filter(|x| !x.is_empty()),
+                );
+            }
+        }
+    }
+    let names: Vec<String> = value
+        .split([',', ';', '/'])
+        .flat_map(|x| x.split(" and "))
+        .map(|x| x.trim().to_lowercase())
+        .filter(|x| !x.is_empty())
+        .collect();
+    !given.is_empty() && !names.is_empty() && names.iter().all(|n| given.contains(&n.as_str()))
+}
+
+/// A study's enrolled count claimed for one of its arms: the count is everyone's, and
+/// the arm is one of several ("239 participants randomized to lenalidomide" from an
+/// enrollment of 239 over two arms).
+fn enrollment_of_all_for_an_arm(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
+    let arm = c.arm.as_deref().map(str::trim).filter(|a| !a.is_empty())?;
+    let aw = words(arm);
+    let everyone = aw.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "all" | "total" | "overall" | "both" | "combined" | "everyone" | "study"
+        )
+    });
+    if c.field != "trials.enrollment" || everyone {
+        return None;
+    }
+    let at_enrollment = matches!(
+        place,
+        "/protocolSection/designModule/enrollmentInfo/count" | "/clinical_study[1]/enrollment[1]"
+    );
+    if !at_enrollment {
+        return None;
+    }
+    let arms = r
+        .locators
+        .iter()
+        .filter(|l| {
+            (l.starts_with("/protocolSection/armsInterventionsModule/armGroups/")
+                && l.ends_with("/label"))
+                || (l.starts_with("/clinical_study[1]/arm_group[")
+                    && l.ends_with("/arm_group_label[1]"))
+        })
+        .count();
+    let enrolled = enrolled_count(r)?.to_string();
+    let given = crate::run::gates::numbers(&c.value);
+    (arms >= 2 && given.contains(&enrolled)).then(|| {
+        Entailment::Fails(
+            Rule::Population,
+            format!(
+                "{enrolled} is the study's enrollment over its {arms} arms, not the count of the arm {arm:?}"
+            ),
+        )
+    })
+}
+
 /// A package or product code (NDC 59417-102-10) that a quote lists for several items
 /// ("… 10 mg …, NDC 59417-101-10 … 20 mg …, NDC 59417-102-10") is the code of the item
 /// written on its side: each number the claim gives besides the code ("20 mg", "bottles
@@ -2856,6 +2941,9 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
     if let Some(v) = enrollment_from_baseline(c, r, written.unwrap_or(&r.locators[field])) {
         return v;
     }
+    if let Some(v) = enrollment_of_all_for_an_arm(c, r, written.unwrap_or(&r.locators[field])) {
+        return v;
+    }
     if let Some(v) = dose_for_those_named_before(c, quote) {
         return v;
     }
@@ -2913,6 +3001,12 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
             }
         }
     }
+    // the drug's own code names, in parentheses right after its name, in text that
+    // otherwise feeds no names ("Prior treatment with dupilumab (REGN668/ SAR231893)")
+    let loc = loc.or_else(|| {
+        (c.field == "identity.names" && aliases_given(&c.value, quote, scope))
+            .then(|| candidates[0].clone())
+    });
     let Some(loc) = loc else {
         let (l, why) = unfit.expect("at least one candidate field");
         let reason = match why {

@@ -262,6 +262,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "/adverse_reactions/7",
                 "In adult patients with RA, the rate of antibody development with tirzepatide monotherapy was 6.4%.",
             ),
+            (
+                "/dosage_and_administration/8",
+                "Initial dose (Day 1): 160 mg. Second dose two weeks later (Day 15): 80 mg. Two weeks later: Begin a maintenance dose of 40 mg every other week.",
+            ),
         ],
     );
     let ae = "/resultsSection/adverseEventsModule";
@@ -538,6 +542,19 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             "OG001",
         ),
         (h(4, "/classes/0/categories/0/measurements/1/value"), "83.3"),
+        // two arms, and the drug's code names in an exclusion criterion
+        (
+            "/protocolSection/armsInterventionsModule/armGroups/0/label".to_string(),
+            "Placebo",
+        ),
+        (
+            "/protocolSection/armsInterventionsModule/armGroups/1/label".to_string(),
+            "Trametinib",
+        ),
+        (
+            "/protocolSection/eligibilityModule/eligibilityCriteria".to_string(),
+            "Exclusion Criteria: Prior treatment with trametinib (GSK1120212/ JTP-74057) or with another MEK inhibitor",
+        ),
     ];
     let markers: Vec<(&str, &str)> = markers.iter().map(|(l, t)| (l.as_str(), *t)).collect();
     record(&mut ev, "ctgov:NCT10@ff", Family::Ctgov, &markers);
@@ -3622,4 +3639,87 @@ fn a_list_ending_a_sentence_is_of_the_patients_its_opening_names() {
     let mut c = claim("tirzepatide", "safety.common_adverse_reactions", q, q);
     c.population = Some("Children, adolescents and adults with ADHD".into());
     assert_eq!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
+}
+
+#[test]
+fn a_studys_enrollment_is_no_count_of_one_of_its_arms() {
+    let mut c = claim(
+        "trametinib",
+        "trials.enrollment",
+        "1207 participants",
+        "1207",
+    );
+    c.locator = Some("/protocolSection/designModule/enrollmentInfo/count".into());
+    assert_eq!(judge(&c), Entailment::Holds);
+    c.arm = Some("Trametinib".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Population, ref why) if why.contains("2 arms")),
+        "{:?}",
+        judge(&c)
+    );
+    c.arm = Some("Both arms combined".into());
+    assert_eq!(judge(&c), Entailment::Holds);
+}
+
+#[test]
+fn code_names_in_parentheses_after_the_drugs_name_are_its_names() {
+    let q = "trametinib (GSK1120212/ JTP-74057)";
+    let c = claim("trametinib", "identity.names", "GSK1120212, JTP-74057", q);
+    assert_ne!(rule(&judge(&c)), Some(Rule::Field), "{:?}", judge(&c));
+    // the same text names no other name of the drug
+    let q = "Prior treatment with trametinib (GSK1120212/ JTP-74057) or with another MEK inhibitor";
+    let c = claim("trametinib", "identity.names", "MEK inhibitor", q);
+    assert_eq!(rule(&judge(&c)), Some(Rule::Field), "{:?}", judge(&c));
+}
+
+#[test]
+fn a_sentence_opening_on_some_ages_counts_no_others() {
+    let q = "9% (20/218) of tirzepatide-treated patients discontinued due to adverse reactions";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "9% (20/218) discontinued",
+        q,
+    );
+    c.population = Some("Patients with ADHD (children, adolescents and adults)".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Population, ref why) if why.contains("ages 6 to 12")),
+        "{:?}",
+        judge(&c)
+    );
+    c.population = Some("Children 6 to 12 years".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
+}
+
+#[test]
+fn a_later_dose_of_a_sequence_is_given_once() {
+    let q = "Second dose two weeks later (Day 15): 80 mg";
+    let c = claim("tirzepatide", "identity.dose", "80 mg every other week", q);
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Dose, ref why) if why.contains("given once")),
+        "{:?}",
+        judge(&c)
+    );
+    let q = "Begin a maintenance dose of 40 mg every other week";
+    let c = claim("tirzepatide", "identity.dose", "40 mg every other week", q);
+    assert_eq!(judge(&c), Entailment::Holds);
+}
+
+#[test]
+fn a_number_restated_in_parentheses_binds_to_its_sentences_group() {
+    let q = "Fifty-one percent (51%) (48/95) of patients in the low maintenance dose group dose-escalated";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "51% (48/95) dose-escalated",
+        q,
+    );
+    c.arm = Some("High maintenance dose (40 mg every other week)".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Arm, ref why) if why.contains("\"low\"")),
+        "{:?}",
+        judge(&c)
+    );
+    c.arm = Some("Low maintenance dose (20 mg every other week)".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Arm), "{:?}", judge(&c));
 }

@@ -85,7 +85,13 @@ fn mentions(t: &Text<'_>, claimed: &[String], others: &[String]) -> Vec<Mention>
 /// parenthesis, else the text's only group. `Err` when the text names several groups
 /// and none is bound.
 fn bind_arm<'m>(t: &Text<'_>, at: usize, ms: &'m [Mention]) -> Result<Option<&'m Mention>, ()> {
-    let clause = t.clause(at);
+    // a number in a parenthesis of numbers alone restates the one before it ("Fifty-one
+    // percent (51%) (48/95) of patients in the low dose group"): its clause is the
+    // sentence's around the parenthesis
+    let clause = match numbers_aside(t, at) {
+        Some(open) => t.clause(open),
+        None => t.clause(at),
+    };
     let mut distinct: Vec<&Mention> = Vec::new();
     for m in ms {
         if !distinct
@@ -205,6 +211,32 @@ fn bind_arm<'m>(t: &Text<'_>, at: usize, ms: &'m [Mention]) -> Result<Option<&'m
         return Ok(None);
     }
     Err(())
+}
+
+/// The opening of the parenthesis the number at `at` stands in, when it holds nothing
+/// but numbers, their units and signs ("(51%)", "(48/95)") and restates the number
+/// before it.
+fn numbers_aside(t: &Text<'_>, at: usize) -> Option<usize> {
+    let depth = t.tokens[at].depth;
+    if depth == 0 {
+        return None;
+    }
+    let open = (0..at).rev().find(|&k| t.tokens[k].depth < depth)?;
+    let close = (at..t.tokens.len())
+        .find(|&k| t.tokens[k].depth < depth)
+        .unwrap_or(t.tokens.len());
+    // and it follows a number (spelled or not) or another such parenthesis: "dizziness
+    // (5%)" gives the number of the word before it
+    let restates = open.checked_sub(1).is_some_and(|k| {
+        let x = &t.tokens[k];
+        x.kind == Kind::Number || is_unit_word(&x.lower) || matches!(x.text, ")" | "%")
+    });
+    (restates
+        && t.tokens[open].text == "("
+        && t.tokens[open + 1..close]
+            .iter()
+            .all(|x| x.kind != Kind::Word || is_unit_word(&x.lower)))
+    .then_some(open)
 }
 
 /// A table header of as many groups as the row of the number at `at` has numbers, each
@@ -1198,8 +1230,16 @@ fn lead_in_ages(c: &Claim, ot: &Text<'_>, opening: &str, only_all: bool) -> Opti
     let pop = Text::new(c.population.as_deref()?);
     let all = from..ot.tokens.len();
     let (claimed, have) = (claimed_ages(&pop), ages_in(ot, all.clone()));
-    let by_group =
-        !claimed.is_empty() && !have.is_empty() && !have.iter().any(|g| claimed.contains(g));
+    // a claim for these ages and others ("children, adolescents and adults") at a phrase
+    // that names some of them: the elderly are among the adults a phrase names
+    let adults = super::AGE_GROUPS.iter().position(|(n, _)| *n == "adults");
+    let elderly = super::AGE_GROUPS.iter().position(|(n, _)| *n == "elderly");
+    let beyond = claimed.iter().any(|g| {
+        !have.contains(g) && !(Some(*g) == elderly && adults.is_some_and(|a| have.contains(&a)))
+    });
+    let by_group = !claimed.is_empty()
+        && !have.is_empty()
+        && (!have.iter().any(|g| claimed.contains(g)) || beyond);
     let (claimed_r, have_r) = (age_ranges(&pop, 0..pop.tokens.len()), age_ranges(ot, all));
     let by_range = !claimed_r.is_empty()
         && !have_r.is_empty()
@@ -1751,12 +1791,13 @@ impl Binding<'_, '_> {
             if let Some(m) = chosen
                 && !same(m)
             {
+                let shown = numbers_aside(t, at).map_or(clause.clone(), |o| t.clause(o));
                 return Entailment::Fails(
                     Rule::Arm,
                     format!(
                         "in the quote {n} belongs to {:?} ({:?}), not to {}",
                         m.word,
-                        self.clause_text(&clause),
+                        self.clause_text(&shown),
                         claimed_name(c)
                     ),
                 );
@@ -1928,16 +1969,29 @@ impl Binding<'_, '_> {
                                 .is_some_and(|c| c.is_ascii_digit() || c == 'w' || c == 'd')
                     })
                 });
-                let once = !repeats
-                    && (clause.start..clause.end.saturating_sub(2)).any(|k| {
-                        matches!(t.word(k), Some("at" | "on"))
-                            && matches!(t.word(k + 1), Some("week" | "day" | "month"))
-                            && t.tokens[k + 2].kind == Kind::Number
-                            && !matches!(
-                                k.checked_sub(1).and_then(|j| t.word(j)),
-                                Some("beginning" | "starting" | "from" | "commencing")
-                            )
+                // or names it as a later dose of a sequence: "Second dose two weeks later
+                // (Day 15): 80 mg" (the first is read as the loading dose, below)
+                let one_of_sequence = (clause.start..clause.end.saturating_sub(1)).any(|k| {
+                    matches!(t.word(k), Some("second" | "third" | "fourth"))
+                        && t.word(k + 1) == Some("dose")
+                }) || (clause.start.max(1)..clause.end.saturating_sub(1))
+                    .any(|k| {
+                        t.tokens[k - 1].text == "("
+                            && matches!(t.word(k), Some("day" | "week"))
+                            && t.tokens[k + 1].kind == Kind::Number
+                            && !matches!(t.tokens[k + 1].lower.as_str(), "0" | "1")
                     });
+                let once = !repeats
+                    && (one_of_sequence
+                        || (clause.start..clause.end.saturating_sub(2)).any(|k| {
+                            matches!(t.word(k), Some("at" | "on"))
+                                && matches!(t.word(k + 1), Some("week" | "day" | "month"))
+                                && t.tokens[k + 2].kind == Kind::Number
+                                && !matches!(
+                                    k.checked_sub(1).and_then(|j| t.word(j)),
+                                    Some("beginning" | "starting" | "from" | "commencing")
+                                )
+                        }));
                 if once && have.is_none() {
                     return Entailment::Fails(
                         Rule::Dose,
