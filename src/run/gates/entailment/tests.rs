@@ -3723,3 +3723,35 @@ fn a_number_restated_in_parentheses_binds_to_its_sentences_group() {
     c.arm = Some("Low maintenance dose (20 mg every other week)".into());
     assert_ne!(rule(&judge(&c)), Some(Rule::Arm), "{:?}", judge(&c));
 }
+
+#[test]
+fn a_comparators_number_in_the_values_parenthesis_leaves_the_value_its_arm() {
+    let mut c = claim(
+        "trametinib",
+        "efficacy.value",
+        "6-month overall survival 81% (chemotherapy 67%)",
+        SURVIVAL,
+    );
+    c.arm = Some("trametinib".into());
+    assert_eq!(judge(&c), Entailment::Holds);
+    c.arm = Some("chemotherapy".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm), "{:?}", judge(&c));
+    // a group alone in the parenthesis is the number's own
+    c.value = "6-month overall survival 81% (chemotherapy)".into();
+    c.arm = Some("trametinib".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm), "{:?}", judge(&c));
+}
+
+#[test]
+fn a_whole_sentence_of_patients_with_one_condition_is_no_list_for_another() {
+    let q = "Most common adverse reactions (incidence >= 5%) in adults with BED were dry mouth, insomnia, and feeling jittery";
+    let mut c = claim("tirzepatide", "safety.common_adverse_reactions", q, q);
+    c.population = Some("Adults with ADHD".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Population, ref why) if why.contains("\"adults with BED\"")),
+        "{:?}",
+        judge(&c)
+    );
+    c.population = Some("Adults with BED".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
+}

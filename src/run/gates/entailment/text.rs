@@ -177,12 +177,18 @@ fn bind_arm<'m>(t: &Text<'_>, at: usize, ms: &'m [Mention]) -> Result<Option<&'m
     // a mention inside a parenthesis is the number's only when the parenthesis opens
     // right after the number ("40% (HUMIRA)"), not a group the text names aside ("22% …
     // (placebo 6%)")
+    // ("81% (chemotherapy 67%)": a group with a number of its own in the parenthesis is
+    // the comparator's aside)
     let own_aside = |m: &Mention| {
-        t.tokens[m.at].depth <= depth
+        let d = t.tokens[m.at].depth;
+        let its_own_number = (m.at..t.tokens.len())
+            .take_while(|&k| t.tokens[k].depth >= d)
+            .any(|k| t.tokens[k].kind == Kind::Number);
+        d <= depth
             || (0..m.at)
                 .rev()
-                .find(|&k| t.tokens[k].depth < t.tokens[m.at].depth)
-                .is_some_and(|open| open > at && open <= at + 3)
+                .find(|&k| t.tokens[k].depth < d)
+                .is_some_and(|open| open > at && open <= at + 3 && !its_own_number)
     };
     let in_clause: Vec<&Mention> = ms
         .iter()
@@ -1174,7 +1180,31 @@ fn initials(s: &str) -> Vec<String> {
 fn lead_in_condition(c: &Claim, r: &EvidenceRecord) -> Option<String> {
     let q = c.quote.as_deref()?;
     if !q.starts_with(|ch: char| ch.is_lowercase()) {
-        return None;
+        // a whole sentence that names them itself, in a short "in … with … were"
+        // ("Most common adverse reactions (…) in adults with BED were dry mouth, …")
+        let lead = &q[..q.find(" were ")?];
+        let phrase = &lead[lead.rfind(" in ")? + 4..];
+        // ("… in patients with JIA who were 4 to 17 years": a relative clause, not the
+        // sentence's verb)
+        if phrase.len() > 60
+            || !phrase.contains(" with ")
+            || phrase.contains([',', ';', '(', ')'])
+            || phrase.ends_with(" who")
+            || phrase.ends_with(" that")
+        {
+            return None;
+        }
+        let (theirs, mine) = (initials(phrase), initials(c.population.as_deref()?));
+        return (!theirs.is_empty()
+            && !mine.is_empty()
+            && !mine.iter().any(|m| theirs.contains(m)))
+        .then(|| {
+            format!(
+                "the quote's sentence is of patients {:?}, not {:?}",
+                phrase.trim(),
+                c.population.as_deref().unwrap_or("")
+            )
+        });
     }
     // the phrase may open the quote itself ("in adults with BED were dry mouth, …")
     let own = q
