@@ -1169,12 +1169,21 @@ fn apart_from(
             && !theirs.is_empty()
             && theirs.iter().all(|w| said.contains(w))
             && !ours.iter().any(|w| claimed.contains(w));
+        // the other is this item qualified by its cause, and the claim names the cause
+        // ("Treatment-related serious adverse events" at "Serious adverse events")
+        let narrower = {
+            let (mine, theirs) = (my_title.to_lowercase(), title.to_lowercase());
+            theirs
+                .strip_suffix(mine.trim())
+                .is_some_and(|head| head.contains("related"))
+        } && said.iter().any(|w| w == "related");
         // a one-word title ("Candidiasis") is named by its word
-        *j != own
-            && (!ours.is_empty() || apart_by_number)
-            && hits(&ours) == 0
-            && !ours.iter().any(|w| w.len() >= 4 && value.contains(w))
-            && (part || !apart.is_empty() && hits(&apart) >= needed.min(apart.len()))
+        *j != own && narrower
+            || *j != own
+                && (!ours.is_empty() || apart_by_number)
+                && hits(&ours) == 0
+                && !ours.iter().any(|w| w.len() >= 4 && value.contains(w))
+                && (part || !apart.is_empty() && hits(&apart) >= needed.min(apart.len()))
     })?;
     Some(Entailment::Fails(
         Rule::Endpoint,
@@ -2005,7 +2014,24 @@ pub fn identifiers(s: &str) -> Vec<String> {
                 b'w' | b'd' | b'm' | b'h'
             );
         let endpoint = Lexicon::endpoints().at(&t, i).is_some();
-        if lead > 0 && lead < b.len() && b[lead].is_ascii_digit() && !regimen && !endpoint {
+        // the part after the hyphen of an instrument's name ("QLQ-C30") is no code of
+        // its own
+        let off = tok.text.as_ptr() as usize - rest.as_ptr() as usize;
+        let compound = rest[..off].strip_suffix('-').is_some_and(|before| {
+            let head: String = before
+                .chars()
+                .rev()
+                .take_while(char::is_ascii_alphanumeric)
+                .collect();
+            head.len() >= 2 && head.chars().all(|c| c.is_ascii_uppercase())
+        });
+        if lead > 0
+            && lead < b.len()
+            && b[lead].is_ascii_digit()
+            && !regimen
+            && !endpoint
+            && !compound
+        {
             words.push(tok.text.to_ascii_uppercase());
             continue;
         }

@@ -3755,3 +3755,28 @@ fn a_whole_sentence_of_patients_with_one_condition_is_no_list_for_another() {
     c.population = Some("Adults with BED".into());
     assert_ne!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
 }
+
+#[test]
+fn an_instruments_hyphenated_name_is_no_code() {
+    assert!(identifiers("Change in EORTC QLQ-C30 fatigue score -1.5").is_empty());
+    assert_eq!(identifiers("Grade C30 events"), vec!["C30".to_string()]);
+}
+
+#[test]
+fn a_class_qualified_by_its_cause_is_not_the_plain_class() {
+    let m = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/3/classes/0/categories/0/measurements/0/value";
+    let mut c = claim(
+        "trametinib",
+        "safety.serious_ae_affected",
+        "Treatment-related serious adverse events in 773 participants",
+        "773",
+    );
+    c.locator = Some(m.into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Endpoint, ref why) if why.contains("Treatment-related")),
+        "{:?}",
+        judge(&c)
+    );
+    c.value = "Serious adverse events in 773 participants".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Endpoint), "{:?}", judge(&c));
+}
