@@ -54,7 +54,8 @@ if [ -f "$REAL/portfolio.toml" ]; then
   # sixty-second 6.5% / 0%, sixty-third 9.7% / 17.2%, sixty-fourth 0% / 3.4%, sixty-fifth
   # 6.5% / 3.4%, sixty-sixth 9.7% / 3.4%, sixty-seventh 6.5% / 6.9%, sixty-eighth
   # 6.5% / 0%, sixty-ninth 6.5% / 10.3%, seventieth 3.2% / 3.4%, seventy-first 0% / 13.8%,
-  # seventy-second 3.2% / 6.9%, seventy-third 0% / 0%.
+  # seventy-second 3.2% / 6.9%, seventy-third 0% / 0%, seventy-fourth 0% / 10.3%,
+  # seventy-fifth 3.2% / 17.2%.
   for n in third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth \
       fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth twentyfirst \
       twentysecond twentythird twentyfourth twentyfifth twentysixth twentyseventh \
@@ -66,7 +67,7 @@ if [ -f "$REAL/portfolio.toml" ]; then
       fiftysixth fiftyseventh fiftyeighth fiftyninth \
       sixtieth sixtyfirst sixtysecond sixtythird sixtyfourth sixtyfifth \
       sixtysixth sixtyseventh sixtyeighth sixtyninth seventieth seventyfirst \
-      seventysecond seventythird; do
+      seventysecond seventythird seventyfourth seventyfifth; do
     echo "== real corpus, $n set (tests/entailment/${n}_real.jsonl)"
     score "tests/entailment/${n}_real.jsonl" "$tmp/real" "$@"
   done

@@ -1069,6 +1069,11 @@ fn outcome_endpoint(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entail
             continue;
         };
         let said = if needed >= 2 { &said_endpoint } else { &said };
+        if needed == 1
+            && let Some(v) = causal_class(r, list, own, title_tail, &claimed)
+        {
+            return Some(v);
+        }
         if let Some(v) = apart_from(
             r,
             list,
@@ -1082,6 +1087,50 @@ fn outcome_endpoint(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entail
         }
     }
     None
+}
+
+/// Words by which a class counts only the events put down to the drug.
+const CAUSAL: &[&str] = &["related", "suspected", "attributed", "attributable"];
+
+/// A class of events put down to the drug ("≥ 1 Treatment related AE (TEAE) suspected")
+/// is not all events of its kind, when the list also has a class without that cause
+/// ("At least 1 AE") and the claim names no cause.
+fn causal_class(
+    r: &EvidenceRecord,
+    list: &str,
+    own: &str,
+    title_tail: &str,
+    claimed: &[String],
+) -> Option<Entailment> {
+    let mut own_title = None;
+    let mut plain = false;
+    for (i, l) in r.locators.iter().enumerate() {
+        let Some(k) = l
+            .strip_prefix(list)
+            .and_then(|rest| rest.strip_suffix(title_tail))
+            .filter(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_digit()))
+        else {
+            continue;
+        };
+        let causal = words(r.field_text(i))
+            .iter()
+            .any(|w| CAUSAL.contains(&w.as_str()));
+        if k == own {
+            own_title = causal.then(|| r.field_text(i));
+        } else if !causal {
+            plain = true;
+        }
+    }
+    let title = own_title?;
+    (plain && !claimed.iter().any(|w| CAUSAL.contains(&w.as_str()))).then(|| {
+        Entailment::Fails(
+            Rule::Endpoint,
+            format!(
+                "the record gives this number for {:?}, events put down to the drug, and the claim names no cause",
+                crate::domain::one_line(title)
+            ),
+        )
+    })
 }
 
 /// Among the titled items of a list (`{list}{k}{title_tail}`), item `own`'s number is

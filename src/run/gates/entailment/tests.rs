@@ -263,6 +263,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "In adult patients with RA, the rate of antibody development with tirzepatide monotherapy was 6.4%.",
             ),
             (
+                "/dosage_and_administration/9",
+                "Two injections of tirzepatide 300 mg (for a total of 600 mg) as a loading dose on Day 1, followed by 300 mg weekly.",
+            ),
+            (
                 "/dosage_and_administration/8",
                 "Initial dose (Day 1): 160 mg. Second dose two weeks later (Day 15): 80 mg. Two weeks later: Begin a maintenance dose of 40 mg every other week.",
             ),
@@ -3778,5 +3782,39 @@ fn a_class_qualified_by_its_cause_is_not_the_plain_class() {
         judge(&c)
     );
     c.value = "Serious adverse events in 773 participants".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Endpoint), "{:?}", judge(&c));
+}
+
+#[test]
+fn a_dose_in_a_parenthesis_is_of_the_phase_around_it() {
+    let q =
+        "Two injections of tirzepatide 300 mg (for a total of 600 mg) as a loading dose on Day 1";
+    let mut c = claim(
+        "tirzepatide",
+        "identity.dose",
+        "Loading dose 600 mg (two 300 mg injections) on Day 1",
+        q,
+    );
+    assert_ne!(rule(&judge(&c)), Some(Rule::Dose), "{:?}", judge(&c));
+    c.value = "Maintenance dose 600 mg (two 300 mg injections)".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Dose), "{:?}", judge(&c));
+}
+
+#[test]
+fn a_class_of_events_put_down_to_the_drug_is_not_all_events() {
+    let m = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/3/classes/1/categories/0/measurements/0/value";
+    let mut c = claim(
+        "trametinib",
+        "safety.serious_ae_affected",
+        "760 participants with a serious adverse event",
+        "760",
+    );
+    c.locator = Some(m.into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Endpoint, ref why) if why.contains("put down to the drug")),
+        "{:?}",
+        judge(&c)
+    );
+    c.value = "760 participants with a treatment-related serious adverse event".into();
     assert_ne!(rule(&judge(&c)), Some(Rule::Endpoint), "{:?}", judge(&c));
 }

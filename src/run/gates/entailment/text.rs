@@ -1469,7 +1469,13 @@ pub(super) fn text(
             // weekly"), as the quote's may
             regimen: regimen_of(&vt, k, vt.clause(k))
                 .or_else(|| regimen_of(&vt, k, k..vt.tokens.len())),
-            phase: phase(&vt, dose_segment(&vt, k, vt.clause(k))),
+            // a dose in a parenthesis that says nothing of its phase is of the phase
+            // around it ("Loading dose 600 mg (two 300 mg injections) on Day 1")
+            phase: phase(&vt, dose_segment(&vt, k, vt.clause(k))).or_else(|| {
+                let d = vt.tokens[k].depth;
+                let open = (0..k).rev().find(|&j| vt.tokens[j].depth < d)?;
+                phase(&vt, vt.clause(open))
+            }),
             is_dose: doses(&format!("{n} {}", vt.word(k + 1).unwrap_or("")), cx.units)
                 .iter()
                 .any(|d| d.contains(' '))
