@@ -862,15 +862,32 @@ fn outcome_population(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Enta
     }
     let text = field_at(key)?;
     let w = words(text);
-    let subset = w
+    let who = w
         .windows(2)
-        .any(|p| p[0] == "who" && matches!(p[1].as_str(), "underwent" | "had" | "achieved"))
-        || w.iter().any(|x| STRONG_SUBGROUP.contains(&x.as_str()));
-    let named = {
-        distinctive(text)
+        .position(|p| p[0] == "who" && matches!(p[1].as_str(), "underwent" | "had" | "achieved"));
+    let subset = who.is_some() || w.iter().any(|x| STRONG_SUBGROUP.contains(&x.as_str()));
+    // a claim whose population says everyone ("Intent-to-treat (all randomized)") names
+    // the subset only in that population: the endpoint's "response" is the outcome's name
+    let population = distinctive(c.population.as_deref().unwrap_or(""));
+    // (the subset's words: those after "who achieved", to the end of their clause)
+    let lower = text.to_lowercase();
+    let subset_words = ["who achieved", "who had", "who underwent"]
+        .iter()
+        .filter_map(|p| lower.find(p).map(|i| i + p.len()))
+        .min()
+        .map(|i| {
+            let rest = &lower[i..];
+            words(&rest[..rest.find(['.', ';', ',']).unwrap_or(rest.len())])
+        });
+    let named = match subset_words {
+        Some(ws) if who.is_some() && !population.is_empty() => ws
+            .iter()
+            .filter(|x| x.len() >= 4 && !GENERIC.contains(&x.as_str()))
+            .any(|x| population.contains(x)),
+        _ => distinctive(text)
             .iter()
             .filter(|x| x.len() >= 4)
-            .any(|x| said.contains(x))
+            .any(|x| said.contains(x)),
     };
     (subset && !named).then(|| {
         Entailment::Fails(

@@ -546,6 +546,13 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             "OG001",
         ),
         (h(4, "/classes/0/categories/0/measurements/1/value"), "83.3"),
+        // an outcome analysed only in those who responded
+        (h(5, "/title"), "Time to Response"),
+        (
+            h(5, "/populationDescription"),
+            "The analysis was conducted only for those participants who achieved a response. Responders in the intent to treat population.",
+        ),
+        (h(5, "/classes/0/categories/0/measurements/1/value"), "86.4"),
         // two arms, and the drug's code names in an exclusion criterion
         (
             "/protocolSection/armsInterventionsModule/armGroups/0/label".to_string(),
@@ -3817,4 +3824,26 @@ fn a_class_of_events_put_down_to_the_drug_is_not_all_events() {
     );
     c.value = "760 participants with a treatment-related serious adverse event".into();
     assert_ne!(rule(&judge(&c)), Some(Rule::Endpoint), "{:?}", judge(&c));
+}
+
+#[test]
+fn everyone_randomized_is_not_those_who_responded() {
+    let m = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/5/classes/0/categories/0/measurements/1/value";
+    let mut c = claim(
+        "trametinib",
+        "efficacy.value",
+        "Median time to response 86.4 weeks",
+        "86.4",
+    );
+    c.locator = Some(m.into());
+    c.endpoint = Some("Time to response".into());
+    c.population = Some("Intent-to-treat (all randomized)".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Population, ref why) if why.contains("subset")),
+        "{:?}",
+        judge(&c)
+    );
+    // a claim that names no population is read by its endpoint, which names the response
+    c.population = None;
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
 }
