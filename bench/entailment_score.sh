@@ -55,7 +55,8 @@ if [ -f "$REAL/portfolio.toml" ]; then
   # 6.5% / 3.4%, sixty-sixth 9.7% / 3.4%, sixty-seventh 6.5% / 6.9%, sixty-eighth
   # 6.5% / 0%, sixty-ninth 6.5% / 10.3%, seventieth 3.2% / 3.4%, seventy-first 0% / 13.8%,
   # seventy-second 3.2% / 6.9%, seventy-third 0% / 0%, seventy-fourth 0% / 10.3%,
-  # seventy-fifth 3.2% / 17.2%, seventy-sixth 3.2% / 3.4%, seventy-seventh 0% / 0%.
+  # seventy-fifth 3.2% / 17.2%, seventy-sixth 3.2% / 3.4%, seventy-seventh 0% / 0%,
+  # seventy-eighth 12.9% / 0%, seventy-ninth 0% / 17.2%.
   for n in third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth \
       fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth twentyfirst \
       twentysecond twentythird twentyfourth twentyfifth twentysixth twentyseventh \
@@ -67,7 +68,8 @@ if [ -f "$REAL/portfolio.toml" ]; then
       fiftysixth fiftyseventh fiftyeighth fiftyninth \
       sixtieth sixtyfirst sixtysecond sixtythird sixtyfourth sixtyfifth \
       sixtysixth sixtyseventh sixtyeighth sixtyninth seventieth seventyfirst \
-      seventysecond seventythird seventyfourth seventyfifth seventysixth seventyseventh; do
+      seventysecond seventythird seventyfourth seventyfifth seventysixth seventyseventh \
+      seventyeighth seventyninth; do
     echo "== real corpus, $n set (tests/entailment/${n}_real.jsonl)"
     score "tests/entailment/${n}_real.jsonl" "$tmp/real" "$@"
   done
