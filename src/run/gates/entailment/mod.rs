@@ -871,16 +871,19 @@ fn outcome_population(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Enta
     let population = distinctive(c.population.as_deref().unwrap_or(""));
     // (the subset's words: those after "who achieved", to the end of their clause)
     let lower = text.to_lowercase();
-    let subset_words = ["who achieved", "who had", "who underwent"]
-        .iter()
-        .filter_map(|p| lower.find(p).map(|i| i + p.len()))
-        .min()
+    let subset_words = who
+        .and_then(|_| {
+            ["who achieved", "who had", "who underwent"]
+                .iter()
+                .filter_map(|p| lower.find(p).map(|i| i + p.len()))
+                .min()
+        })
         .map(|i| {
             let rest = &lower[i..];
             words(&rest[..rest.find(['.', ';', ',']).unwrap_or(rest.len())])
         });
     let named = match subset_words {
-        Some(ws) if who.is_some() && !population.is_empty() => ws
+        Some(ws) if !population.is_empty() => ws
             .iter()
             .filter(|x| x.len() >= 4 && !GENERIC.contains(&x.as_str()))
             .any(|x| population.contains(x)),
@@ -1106,6 +1109,19 @@ fn outcome_endpoint(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entail
     None
 }
 
+/// The titled items of a list in a record (`{list}{k}{title_tail}`): each item's number
+/// `k` and its title, in record order.
+fn item_titles<'r>(r: &'r EvidenceRecord, list: &str, title_tail: &str) -> Vec<(&'r str, &'r str)> {
+    r.locators
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            let k = l.strip_prefix(list)?.strip_suffix(title_tail)?;
+            (!k.is_empty() && k.chars().all(|c| c.is_ascii_digit())).then(|| (k, r.field_text(i)))
+        })
+        .collect()
+}
+
 /// Words by which a class counts only the events put down to the drug.
 const CAUSAL: &[&str] = &["related", "suspected", "attributed", "attributable"];
 
@@ -1119,26 +1135,13 @@ fn causal_class(
     title_tail: &str,
     claimed: &[String],
 ) -> Option<Entailment> {
-    let mut own_title = None;
-    let mut plain = false;
-    for (i, l) in r.locators.iter().enumerate() {
-        let Some(k) = l
-            .strip_prefix(list)
-            .and_then(|rest| rest.strip_suffix(title_tail))
-            .filter(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_digit()))
-        else {
-            continue;
-        };
-        let causal = words(r.field_text(i))
-            .iter()
-            .any(|w| CAUSAL.contains(&w.as_str()));
-        if k == own {
-            own_title = causal.then(|| r.field_text(i));
-        } else if !causal {
-            plain = true;
-        }
-    }
-    let title = own_title?;
+    let causal = |t: &str| words(t).iter().any(|w| CAUSAL.contains(&w.as_str()));
+    let titles = item_titles(r, list, title_tail);
+    let title = titles
+        .iter()
+        .find(|(k, t)| *k == own && causal(t))
+        .map(|(_, t)| *t)?;
+    let plain = titles.iter().any(|(k, t)| *k != own && !causal(t));
     (plain && !claimed.iter().any(|w| CAUSAL.contains(&w.as_str()))).then(|| {
         Entailment::Fails(
             Rule::Endpoint,
@@ -1166,16 +1169,10 @@ fn apart_from(
     (value, claimed): (&[String], &[String]),
     needed: usize,
 ) -> Option<Entailment> {
-    let mut titles: Vec<(&str, Vec<String>, &str)> = Vec::new();
-    for (i, l) in r.locators.iter().enumerate() {
-        if let Some(rest) = l.strip_prefix(list)
-            && let Some(k) = rest.strip_suffix(title_tail)
-            && !k.is_empty()
-            && k.chars().all(|c| c.is_ascii_digit())
-        {
-            titles.push((k, distinctive(r.field_text(i)), r.field_text(i)));
-        }
-    }
+    let titles: Vec<(&str, Vec<String>, &str)> = item_titles(r, list, title_tail)
+        .into_iter()
+        .map(|(k, t)| (k, distinctive(t), t))
+        .collect();
     let (_, mine, my_title) = titles.iter().find(|(j, _, _)| *j == own)?;
     let hits = |ws: &[&String]| ws.iter().filter(|w| said.contains(w)).count();
     // a code of letters and digits is one word however it is hyphenated ("QLQ-C30" and

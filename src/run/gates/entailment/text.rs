@@ -181,14 +181,16 @@ fn bind_arm<'m>(t: &Text<'_>, at: usize, ms: &'m [Mention]) -> Result<Option<&'m
     // the comparator's aside)
     let own_aside = |m: &Mention| {
         let d = t.tokens[m.at].depth;
-        let its_own_number = (m.at..t.tokens.len())
-            .take_while(|&k| t.tokens[k].depth >= d)
-            .any(|k| t.tokens[k].kind == Kind::Number);
+        let its_own_number = || {
+            (m.at..t.tokens.len())
+                .take_while(|&k| t.tokens[k].depth >= d)
+                .any(|k| t.tokens[k].kind == Kind::Number)
+        };
         d <= depth
             || (0..m.at)
                 .rev()
                 .find(|&k| t.tokens[k].depth < d)
-                .is_some_and(|open| open > at && open <= at + 3 && !its_own_number)
+                .is_some_and(|open| open > at && open <= at + 3 && !its_own_number())
     };
     let in_clause: Vec<&Mention> = ms
         .iter()
@@ -1174,43 +1176,34 @@ fn initials(s: &str) -> Vec<String> {
 }
 
 /// A quote that ends a sentence opening "… in adults with BED were" (a fragment: it opens
-/// in lower case) is of the patients its last "in …" names: a claim for patients with
-/// another condition ("ADHD") fails when both are named by initials and the phrase does
-/// not name the claim's.
+/// in lower case), or a whole sentence with a short "in … with … were" of its own, is of
+/// the patients its last "in …" names: a claim for patients with another condition
+/// ("ADHD") fails when both are named by initials and the phrase does not name the
+/// claim's.
 fn lead_in_condition(c: &Claim, r: &EvidenceRecord) -> Option<String> {
     let q = c.quote.as_deref()?;
-    if !q.starts_with(|ch: char| ch.is_lowercase()) {
-        // a whole sentence that names them itself, in a short "in … with … were"
-        // ("Most common adverse reactions (…) in adults with BED were dry mouth, …")
-        let lead = &q[..q.find(" were ")?];
-        let phrase = &lead[lead.rfind(" in ")? + 4..];
-        // ("… in patients with JIA who were 4 to 17 years": a relative clause, not the
-        // sentence's verb)
-        if phrase.len() > 60
-            || !phrase.contains(" with ")
-            || phrase.contains([',', ';', '(', ')'])
-            || phrase.ends_with(" who")
-            || phrase.ends_with(" that")
-        {
-            return None;
-        }
-        let (theirs, mine) = (initials(phrase), initials(c.population.as_deref()?));
-        return (!theirs.is_empty()
-            && !mine.is_empty()
-            && !mine.iter().any(|m| theirs.contains(m)))
-        .then(|| {
-            format!(
-                "the quote's sentence is of patients {:?}, not {:?}",
-                phrase.trim(),
-                c.population.as_deref().unwrap_or("")
-            )
-        });
-    }
     // the phrase may open the quote itself ("in adults with BED were dry mouth, …")
     let own = q
         .strip_prefix("in ")
         .and_then(|rest| rest.find(" were ").map(|k| &rest[..k]));
     let tail = match own {
+        _ if !q.starts_with(|ch: char| ch.is_lowercase()) => {
+            // a whole sentence that names them itself, in a short "in … with … were"
+            // ("Most common adverse reactions (…) in adults with BED were dry mouth, …")
+            let lead = &q[..q.find(" were ")?];
+            let phrase = &lead[lead.rfind(" in ")? + 4..];
+            // ("… in patients with JIA who were 4 to 17 years": a relative clause, not
+            // the sentence's verb)
+            if phrase.len() > 60
+                || !phrase.contains(" with ")
+                || phrase.contains([',', ';', '(', ')'])
+                || phrase.ends_with(" who")
+                || phrase.ends_with(" that")
+            {
+                return None;
+            }
+            phrase
+        }
         Some(phrase) => phrase,
         None => {
             let field = r.field_text(r.find(q)?);
@@ -1471,11 +1464,8 @@ pub(super) fn text(
                 .or_else(|| regimen_of(&vt, k, k..vt.tokens.len())),
             // a dose in a parenthesis that says nothing of its phase is of the phase
             // around it ("Loading dose 600 mg (two 300 mg injections) on Day 1")
-            phase: phase(&vt, dose_segment(&vt, k, vt.clause(k))).or_else(|| {
-                let d = vt.tokens[k].depth;
-                let open = (0..k).rev().find(|&j| vt.tokens[j].depth < d)?;
-                phase(&vt, vt.clause(open))
-            }),
+            phase: phase(&vt, dose_segment(&vt, k, vt.clause(k)))
+                .or_else(|| phase(&vt, outer(&vt, k)?)),
             is_dose: doses(&format!("{n} {}", vt.word(k + 1).unwrap_or("")), cx.units)
                 .iter()
                 .any(|d| d.contains(' '))
