@@ -251,6 +251,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "Median Time to Failure (Months) [95% CI] 3.0 [2.7, 3.7] 5.6 [3.9, 9.2] N/A",
             ),
             (
+                "/adverse_reactions/7",
+                "The proportion of patients who discontinued treatment due to adverse reactions during the double-blind portion of studies in patients with PAD (i.e., Studies SP-I, SP-II and SP-III) was 6% for patients taking tirzepatide and 4% for placebo-treated patients.",
+            ),
+            (
                 "/dosage_and_administration/3",
                 "Tirzepatide 5 mg/kg, IV infusion on Day 1 followed by tirzepatide 2.5 mg/kg, IV infusion, daily, up to 10 days.",
             ),
@@ -1227,7 +1231,7 @@ fn a_share_of_those_in_a_state_the_trial_brought_about_is_theirs() {
     // "with RA" ends at the verb: the response is what 40% achieved, not whom it counts
     c.value = "40% of patients achieved a major clinical response".into();
     c.population = Some("All tirzepatide-treated patients in Study RA-III".into());
-    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
     let share = |s: &str, n: &str| {
         let t = Text::new(s);
         let at = t.numbers_equal(n)[0];
@@ -3846,4 +3850,32 @@ fn everyone_randomized_is_not_those_who_responded() {
     // a claim that names no population is read by its endpoint, which names the response
     c.population = None;
     assert_ne!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
+}
+
+#[test]
+fn a_number_counted_in_patients_with_one_condition_is_not_across_the_drugs_conditions() {
+    let q = "studies in patients with PAD (i.e., Studies SP-I, SP-II and SP-III) was 6% for patients taking tirzepatide";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "6% discontinued due to adverse reactions",
+        q,
+    );
+    c.population = Some("All placebo-controlled trials across indications".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Population, ref why) if why.contains("\"PAD (i.e., Studies SP-I, SP-II and SP-III)\"")),
+        "{:?}",
+        judge(&c)
+    );
+    // the condition and two more, named by initials
+    c.population = Some("Adults with PAD, CKD and OSA".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
+    // the condition itself, with its studies named, or one qualifier beside it
+    for p in [
+        "Adults with PAD (Studies SP-I to SP-III)",
+        "Adults with PAD and CKD",
+    ] {
+        c.population = Some(p.into());
+        assert_eq!(judge(&c), Entailment::Holds, "{p}: {:?}", judge(&c));
+    }
 }

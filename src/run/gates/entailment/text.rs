@@ -1236,6 +1236,89 @@ fn lead_in_condition(c: &Claim, r: &EvidenceRecord) -> Option<String> {
     )
 }
 
+/// Words of a population that claim every condition a drug is studied in.
+const EVERY_CONDITION: [&str; 3] = ["across indications", "all indications", "every indication"];
+/// Initials of analysis sets and regions, not conditions.
+const NOT_CONDITIONS: [&str; 8] = ["ITT", "FAS", "PP", "US", "USA", "EU", "UK", "AE"];
+
+/// The patients with a condition that the quote's sentence names before its number ("…
+/// portion of studies in patients with RA (i.e., Studies RA-I, …) was 7% …") are whom
+/// the number counts: a claim across the drug's indications fails, and so does one that
+/// names, beside that condition, two or more others by initials that the phrase does
+/// not name ("RA, PsA, AS, CD …").
+fn condition_breadth(c: &Claim, r: &EvidenceRecord) -> Option<String> {
+    let q = c.quote.as_deref()?;
+    let pop = c.population.as_deref()?;
+    let field = r.field_text(r.find(q)?);
+    let start = field.find(q)?;
+    let from = field[..start].rfind(". ").map_or(0, |k| k + 2);
+    // up to the value's first number in the quote: the patients named after it are
+    // those of another number ("85% of …, and 40% of patients with RA …")
+    let vt = Text::new(&c.value);
+    let first = vt.tokens.iter().find(|x| x.kind == Kind::Number)?;
+    let upto = start + q.find(first.text)?;
+    let sentence = &field[from..upto];
+    // ASCII lower case keeps byte offsets
+    let low = sentence.to_ascii_lowercase();
+    let at = [
+        " patients with ",
+        " adults with ",
+        " subjects with ",
+        " children with ",
+    ]
+    .iter()
+    .filter_map(|p| low.rfind(p).map(|k| k + p.len()))
+    .max()?;
+    let rest = &sentence[at..];
+    // a list of conditions runs on past its commas, up to the verb
+    let end = [" was ", " were ", " is ", " are ", " occurred", "; "]
+        .iter()
+        .filter_map(|p| rest.find(p))
+        .min()
+        .unwrap_or(rest.len());
+    let phrase = &rest[..end];
+    // a condition's phrase is short; a long one runs into the sentence's own words
+    if phrase.len() > 80 {
+        return None;
+    }
+    let own = words(&format!("{} {}", c.asset, c.arm.as_deref().unwrap_or("")));
+    // whole words with their hyphens: a study's name ("RA-I", "JIA-II") is one word
+    let conditions = |s: &str| -> Vec<String> {
+        s.split(|ch: char| !(ch.is_alphanumeric() || ch == '-'))
+            .filter(|w| {
+                let letters = w.split('-').next().unwrap_or("");
+                (2..=5).contains(&letters.len())
+                    && letters.chars().all(|ch| ch.is_ascii_uppercase())
+            })
+            .map(str::to_string)
+            .filter(|w| {
+                // a study's name ("RA-I", "JIA-II") is no condition of its own
+                let study = w.split_once('-').is_some_and(|(_, t)| {
+                    !t.is_empty() && t.chars().all(|ch| "IVX0123456789".contains(ch))
+                });
+                !study && !NOT_CONDITIONS.contains(&w.as_str()) && !own.contains(&w.to_lowercase())
+            })
+            .collect()
+    };
+    let theirs = conditions(phrase);
+    if theirs.is_empty() {
+        return None;
+    }
+    let lowpop = pop.to_lowercase();
+    let every = EVERY_CONDITION.iter().any(|w| lowpop.contains(w));
+    let mine = conditions(pop);
+    // one condition beside it may be a qualifier ("CF … with IGT"); two or more are a
+    // claim across conditions
+    let more = mine.iter().any(|m| theirs.contains(m))
+        && mine.iter().filter(|m| !theirs.contains(m)).count() >= 2;
+    (every || more).then(|| {
+        format!(
+            "the quote's sentence counts patients with {:?}, and the claim is for {pop:?}",
+            phrase.trim()
+        )
+    })
+}
+
 /// The ages the opening phrase of a quote's sentence names ("In the controlled trial in
 /// patients ages 6 to 12 years (Study 1), …") are whom its numbers count: a claim for
 /// other ages fails, by age group or by numeric range, and so does a claim for all
@@ -1377,7 +1460,10 @@ pub(super) fn text(
     if let Some(why) = lead_in_population(c, t, r, &vt) {
         return Entailment::Fails(Rule::Population, why);
     }
-    if let Some(why) = antecedent_population(c, r).or_else(|| lead_in_condition(c, r)) {
+    if let Some(why) = antecedent_population(c, r)
+        .or_else(|| lead_in_condition(c, r))
+        .or_else(|| condition_breadth(c, r))
+    {
         return Entailment::Fails(Rule::Population, why);
     }
     // the quote's own opening phrase ("In the controlled trial in patients ages 6 to 12
