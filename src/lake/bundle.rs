@@ -92,12 +92,11 @@ pub fn schema() -> SchemaRef {
     ]))
 }
 
-/// Columns written compressed (zstd): the raw bytes and the text fields' locators and
-/// text hold nearly all of a bundle's bytes. Every other column is a few bytes a row,
-/// written as a dictionary or with LZ4: a zstd column costs a zstd context of its own
-/// per file, and for a bundle of a few records that cost more than the compression
-/// saved.
-const ZSTD_COLUMNS: [&str; 3] = ["raw", "locator", "text"];
+/// The large columns: the raw bytes and the text fields' locators and text hold nearly
+/// all of a bundle's bytes, and are compressed as its kind says (zstd in the sources
+/// object, LZ4 in an asset bundle). Every other column is a few bytes a row, written as
+/// a dictionary or with LZ4.
+const LARGE_COLUMNS: [&str; 3] = ["raw", "locator", "text"];
 /// Columns of few distinct values, written as dictionaries.
 const DICTIONARY_COLUMNS: [&str; 7] = [
     "asset_id",
@@ -111,9 +110,31 @@ const DICTIONARY_COLUMNS: [&str; 7] = [
 /// Rows per row group of a bundle.
 const ROW_GROUP_ROWS: usize = 4096;
 
-static WRITER_PROPS: LazyLock<WriterProperties> = LazyLock::new(writer_props);
+/// The asset id of the snapshot's sources object, which holds every record.
+pub const SOURCES: &str = "*";
 
-fn writer_props() -> WriterProperties {
+/// The sources object's properties: its large columns compressed with zstd.
+static SOURCES_PROPS: LazyLock<WriterProperties> = LazyLock::new(|| {
+    writer_props(Compression::ZSTD(
+        ZstdLevel::try_new(1).expect("level 1 is valid"),
+    ))
+});
+/// An asset bundle's properties: its large columns compressed with LZ4. A zstd column
+/// costs a compression and a decompression context per column chunk (the Parquet
+/// writer makes both), and an asset bundle is a few records: its three zstd columns
+/// cost more to set up than to compress.
+static ASSET_PROPS: LazyLock<WriterProperties> =
+    LazyLock::new(|| writer_props(Compression::LZ4_RAW));
+
+fn props_for(asset_id: &str) -> &'static WriterProperties {
+    if asset_id == SOURCES {
+        &SOURCES_PROPS
+    } else {
+        &ASSET_PROPS
+    }
+}
+
+fn writer_props(large: Compression) -> WriterProperties {
     let mut props = WriterProperties::builder()
         .set_created_by("dossier bundle v1".to_string())
         .set_compression(Compression::UNCOMPRESSED)
@@ -132,14 +153,11 @@ fn writer_props() -> WriterProperties {
         if leaf == "locator" {
             props = props.set_column_encoding(path.clone(), Encoding::DELTA_BYTE_ARRAY);
         }
-        if ZSTD_COLUMNS.contains(&leaf) {
+        if LARGE_COLUMNS.contains(&leaf) {
             // Nothing prunes on the bounds of raw bytes or text; computing them compared
             // every value with the bounds so far.
             props = props.set_column_statistics_enabled(path.clone(), EnabledStatistics::None);
-            props = props.set_column_compression(
-                path.clone(),
-                Compression::ZSTD(ZstdLevel::try_new(1).expect("level 1 is valid")),
-            );
+            props = props.set_column_compression(path.clone(), large);
         } else if DICTIONARY_COLUMNS.contains(&leaf) {
             props = props.set_column_dictionary_enabled(path.clone(), true);
         } else {
@@ -191,7 +209,7 @@ pub fn encode(asset_id: &str, members: &[(Role, &Record)]) -> Result<Vec<u8>, Bu
         source: e,
     };
     let batch = to_batch(asset_id, &rows).map_err(|e| enc_err(Box::new(e)))?;
-    write_columns_parallel(&batch).map_err(|e| enc_err(Box::new(e)))
+    write_columns_parallel(&batch, props_for(asset_id)).map_err(|e| enc_err(Box::new(e)))
 }
 
 /// Writes `batch` as a bundle file, its columns encoded side by side on the thread
@@ -200,9 +218,12 @@ pub fn encode(asset_id: &str, members: &[(Role, &Record)]) -> Result<Vec<u8>, Bu
 /// sources object holds every record of the snapshot, and its raw bytes, locators and
 /// text are each as large as the rest of its columns together: encoded one after
 /// another, they left every other core idle.
-fn write_columns_parallel(batch: &RecordBatch) -> Result<Vec<u8>, ParquetError> {
+fn write_columns_parallel(
+    batch: &RecordBatch,
+    props: &WriterProperties,
+) -> Result<Vec<u8>, ParquetError> {
     let mut out = Vec::new();
-    let writer = ArrowWriter::try_new(&mut out, batch.schema(), Some(WRITER_PROPS.clone()))?;
+    let writer = ArrowWriter::try_new(&mut out, batch.schema(), Some(props.clone()))?;
     let (mut file, factory) = writer.into_serialized_writer()?;
     let mut offset = 0;
     let mut group = 0;
@@ -534,10 +555,10 @@ mod tests {
         let batch = to_batch("*", &rows).unwrap();
         let mut serial = Vec::new();
         let mut writer =
-            ArrowWriter::try_new(&mut serial, schema(), Some(WRITER_PROPS.clone())).unwrap();
+            ArrowWriter::try_new(&mut serial, schema(), Some(SOURCES_PROPS.clone())).unwrap();
         writer.write(&batch).unwrap();
         writer.close().unwrap();
-        let parallel = write_columns_parallel(&batch).unwrap();
+        let parallel = write_columns_parallel(&batch, &SOURCES_PROPS).unwrap();
         assert!(parallel == serial, "parallel and serial bytes differ");
         let reader = ParquetRecordBatchReaderBuilder::try_new(Bytes::from(parallel)).unwrap();
         assert_eq!(reader.metadata().num_row_groups(), 2);

@@ -96,7 +96,8 @@ pub fn build(
         .collect();
     let (encoded, sources): (Vec<Result<Blob, bundle::BundleError>>, _) = rayon::join(
         || {
-            portfolio
+            let t = Instant::now();
+            let out = portfolio
                 .asset
                 .par_iter()
                 .zip(selections.par_iter())
@@ -108,9 +109,22 @@ pub fn build(
                         .collect();
                     bundle::encode(asset.id.as_str(), &members).map(Blob::of)
                 })
-                .collect()
+                .collect();
+            tracing::debug!(
+                asset_bundles = t.elapsed().as_secs_f64(),
+                "import phases (s)"
+            );
+            out
         },
-        || bundle::encode("*", &all).map(Blob::of),
+        || {
+            let t = Instant::now();
+            let out = bundle::encode(bundle::SOURCES, &all).map(Blob::of);
+            tracing::debug!(
+                sources_object = t.elapsed().as_secs_f64(),
+                "import phases (s)"
+            );
+            out
+        },
     );
     let sources = sources?;
     let mut assets = std::collections::BTreeMap::new();
