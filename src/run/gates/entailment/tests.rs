@@ -3879,3 +3879,29 @@ fn a_number_counted_in_patients_with_one_condition_is_not_across_the_drugs_condi
         assert_eq!(judge(&c), Entailment::Holds, "{p}: {:?}", judge(&c));
     }
 }
+
+#[test]
+fn a_quote_opening_on_some_ages_is_not_for_those_ages_and_others() {
+    let q = "In the controlled trial in patients ages 6 to 12 years (Study 1), 9% (20/218) of tirzepatide-treated patients discontinued due to adverse reactions";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "9% discontinued due to adverse reactions",
+        q,
+    );
+    c.population = Some("All patients with ADHD (children, adolescents and adults)".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Population, ref why) if why.contains("opens on other ages")),
+        "{:?}",
+        judge(&c)
+    );
+    for p in ["Children ages 6 to 12 years", "Patients ages 6 to 12 years"] {
+        c.population = Some(p.into());
+        assert_ne!(
+            rule(&judge(&c)),
+            Some(Rule::Population),
+            "{p}: {:?}",
+            judge(&c)
+        );
+    }
+}

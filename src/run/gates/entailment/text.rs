@@ -1322,7 +1322,8 @@ fn condition_breadth(c: &Claim, r: &EvidenceRecord) -> Option<String> {
 /// The ages the opening phrase of a quote's sentence names ("In the controlled trial in
 /// patients ages 6 to 12 years (Study 1), …") are whom its numbers count: a claim for
 /// other ages fails, by age group or by numeric range, and so does a claim for all
-/// patients that names no ages. With `only_all`, only the last.
+/// patients that names no ages. With `only_all`, only the last, and a claim for these
+/// ages and others.
 fn lead_in_ages(c: &Claim, ot: &Text<'_>, opening: &str, only_all: bool) -> Option<String> {
     // only an opening phrase of its own ("In …, ", "Among …, ", after a heading the
     // text runs into): other words before the quote may name others ("studies of HUMIRA
@@ -1359,7 +1360,10 @@ fn lead_in_ages(c: &Claim, ot: &Text<'_>, opening: &str, only_all: bool) -> Opti
         && words(c.population.as_deref().unwrap_or(""))
             .iter()
             .any(|w| w == "all");
-    (for_all || !only_all && (by_group || by_range)).then(|| {
+    // a claim for these ages and others, read here even with `only_all`: the rules on
+    // the number's sentence read ages the claim does not name at all
+    let wider = beyond && have.iter().any(|g| claimed.contains(g));
+    (for_all || wider || !only_all && (by_group || by_range)).then(|| {
         let phrase = ["In ", "Among "]
             .iter()
             .filter_map(|w| opening.rfind(w))
