@@ -1058,7 +1058,8 @@ pub async fn snapshot_live(
     let n_files = files.len();
     let portfolio_c = portfolio.clone();
     let cfg_skip = cfg.skip.clone();
-    let (imported, manifest, blobs) = crate::blocking(move || -> Result<_, Error> {
+    let sink = snapshot::BlobSink::new(lake);
+    let (imported, manifest) = crate::blocking(move || -> Result<_, Error> {
         let parsed = files
             .iter()
             .map(|f| (f.rel.clone(), f.family, import::parse_file(f)))
@@ -1068,17 +1069,17 @@ pub async fn snapshot_live(
             ok.push((rel, fam, p?));
         }
         let imported = import::assemble(ok, raw_bytes, n_files);
-        let (mut manifest, blobs) = snapshot::build(&portfolio_c, &imported, "live")?;
+        let mut manifest = snapshot::build(&portfolio_c, &imported, "live", &sink)?;
         say_what_was_not_got(&mut manifest, &failures, &capped, &cfg_skip);
         manifest.capped_searches = capped;
-        Ok((imported, manifest, blobs))
+        Ok((imported, manifest))
     })
     .await?;
     let mut diagnostics = Diagnostics {
         unplaced: imported.unplaced.clone(),
         ..Diagnostics::default()
     };
-    let id = snapshot::write(lake, &manifest, &mut diagnostics, blobs).await?;
+    let id = snapshot::write(lake, &manifest, &mut diagnostics).await?;
     let requests = fetcher.client.stats();
     let stats = LiveStats {
         downloaded_bytes: requests.values().map(|s| s.bytes).sum(),
