@@ -25,17 +25,24 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 static ALLOCATOR_OPTIONS: extern "C" fn() = allocator_options;
 
 #[cfg(target_os = "linux")]
+unsafe extern "C" {
+    fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+    fn getenv(name: *const std::ffi::c_char) -> *mut std::ffi::c_char;
+}
+
+// mimalloc.h (v3): the options' numbers
+#[cfg(target_os = "linux")]
+const ARENA_EAGER_COMMIT: std::ffi::c_int = 4;
+#[cfg(target_os = "linux")]
+const PURGE_DELAY: std::ffi::c_int = 15;
+
+#[cfg(target_os = "linux")]
 extern "C" fn allocator_options() {
-    unsafe extern "C" {
-        fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
-        fn getenv(name: *const std::ffi::c_char) -> *mut std::ffi::c_char;
-    }
-    // mimalloc.h (v3): mi_option_arena_eager_commit = 4, mi_option_purge_delay = 15. An
-    // operator's own MIMALLOC_* setting of either is left to mimalloc (libc's getenv:
+    // An operator's own MIMALLOC_* setting of either is left to mimalloc (libc's getenv:
     // nothing may allocate before the options are set).
     for (option, value, env) in [
-        (4, 0, c"MIMALLOC_ARENA_EAGER_COMMIT"),
-        (15, 0, c"MIMALLOC_PURGE_DELAY"),
+        (ARENA_EAGER_COMMIT, 0, c"MIMALLOC_ARENA_EAGER_COMMIT"),
+        (PURGE_DELAY, 0, c"MIMALLOC_PURGE_DELAY"),
     ] {
         unsafe {
             if getenv(env.as_ptr()).is_null() {
@@ -51,14 +58,11 @@ extern "C" fn allocator_options() {
 /// faulted in afresh (`bench/import_throughput.sh`: 0.59 s -> 0.49 s at 500 assets).
 #[cfg(target_os = "linux")]
 fn allocator_options_for(command: &cli::args::Command) {
-    unsafe extern "C" {
-        fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
-    }
     if matches!(command, cli::args::Command::Snapshot { .. })
         && std::env::var_os("MIMALLOC_PURGE_DELAY").is_none()
     {
         // mimalloc reads the purge delay each time it schedules a purge
-        unsafe { mi_option_set(15, 100) };
+        unsafe { mi_option_set(PURGE_DELAY, 100) };
     }
 }
 
