@@ -431,6 +431,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "In Study JIA-I, 45% of patients experienced an infection. Upon initiation of treatment, the most common adverse reactions occurring in this patient population treated with tirzepatide were injection site pain and injection site reaction (19% and 16%, respectively).",
             ),
             (
+                "/dosage_and_administration/9",
+                "Tirzepatide 10 mg by mouth daily plus 2 placebo capsules for participants with a creatinine clearance ≥ 60 mL/min.",
+            ),
+            (
                 "/clinical_studies/1",
                 "In Study UC-II, 17.3% (43/248) in the tirzepatide group were in clinical remission at Week 52 compared to 8.5% (21/246) in the placebo group. In the subgroup of patients in Study UC-II with prior TNF-blocker use, the treatment difference appeared to be lower.",
             ),
@@ -3904,4 +3908,20 @@ fn a_quote_opening_on_some_ages_is_not_for_those_ages_and_others() {
             judge(&c)
         );
     }
+}
+
+#[test]
+fn a_threshold_after_a_bound_sign_is_no_arms_number() {
+    let q = "Tirzepatide 10 mg by mouth daily plus 2 placebo capsules for participants with a creatinine clearance ≥ 60 mL/min";
+    let mut c = claim(
+        "tirzepatide",
+        "identity.dose",
+        "10 mg by mouth daily (creatinine clearance ≥ 60 mL/min)",
+        q,
+    );
+    c.arm = Some("tirzepatide".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Arm), "{:?}", judge(&c));
+    // the same number without its sign is a quantity, and the placebo's
+    c.value = "10 mg by mouth daily (creatinine clearance 60 mL/min)".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm), "{:?}", judge(&c));
 }

@@ -799,6 +799,15 @@ fn principal(vt: &Text<'_>, k: usize, only: bool, cx: &Context<'_>) -> bool {
     only || first || cx.units.at(vt, k + 1).is_some()
 }
 
+/// Whether number `k` of a value is a later one after a bound's sign: a threshold of
+/// whom or what is counted ("10 mg daily (creatinine clearance ≥ 60 mL/min)"), which
+/// no arm's number is, though its unit is still the claim's.
+fn threshold(vt: &Text<'_>, k: usize) -> bool {
+    let sign = |i: usize| matches!(vt.tokens[i].text, "≥" | "≤" | ">" | "<" | "≧" | "≦");
+    let first = vt.tokens[..k].iter().all(|x| x.kind != Kind::Number);
+    !first && k >= 1 && (sign(k - 1) || (k >= 2 && vt.tokens[k - 1].text == "=" && sign(k - 2)))
+}
+
 /// The age groups a claimed population names: by word or range ([`ages_in`]), and
 /// "older adults" (or patients, subjects…) are the elderly as well.
 fn claimed_ages(pop: &Text<'_>) -> Vec<usize> {
@@ -1589,7 +1598,7 @@ pub(super) fn text(
                 ms: &ms,
                 claim_tp: &claim_tp,
                 claim_concepts: &claim_concepts,
-                check_arm,
+                check_arm: check_arm && !threshold(&vt, k),
                 arm_level,
                 claimed: &claimed,
                 others: &others,
