@@ -59,7 +59,8 @@ if [ -f "$REAL/portfolio.toml" ]; then
   # seventy-eighth 12.9% / 0%, seventy-ninth 0% / 17.2%, eightieth 6.5% / 6.9%,
   # eighty-first 0% / 10.3%, eighty-second 0% / 6.9%, eighty-third 3.2% / 0%,
   # eighty-fourth 0% / 13.8%, eighty-fifth 3.2% / 0%, eighty-sixth 6.5% / 3.4%,
-  # eighty-seventh 0% / 0%, eighty-eighth 0% / 3.4%, eighty-ninth 3.2% / 0%.
+  # eighty-seventh 0% / 0%, eighty-eighth 0% / 3.4%, eighty-ninth 3.2% / 0%, ninetieth
+  # 3.2% / 3.4%, ninety-first 6.5% / 3.4%.
   for n in third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth \
       fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth twentyfirst \
       twentysecond twentythird twentyfourth twentyfifth twentysixth twentyseventh \
@@ -73,7 +74,8 @@ if [ -f "$REAL/portfolio.toml" ]; then
       sixtysixth sixtyseventh sixtyeighth sixtyninth seventieth seventyfirst \
       seventysecond seventythird seventyfourth seventyfifth seventysixth seventyseventh \
       seventyeighth seventyninth eightieth eightyfirst eightysecond eightythird \
-      eightyfourth eightyfifth eightysixth eightyseventh eightyeighth eightyninth; do
+      eightyfourth eightyfifth eightysixth eightyseventh eightyeighth eightyninth \
+      ninetieth ninetyfirst; do
     echo "== real corpus, $n set (tests/entailment/${n}_real.jsonl)"
     score "tests/entailment/${n}_real.jsonl" "$tmp/real" "$@"
   done

@@ -2962,6 +2962,9 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
             _ => {}
         }
     }
+    if let Some(why) = hazard_direction(c) {
+        return Entailment::Fails(Rule::Direction, why);
+    }
     // identifiers
     let qids = identifiers(quote);
     let compact_quote: String = quote
@@ -3419,6 +3422,47 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
     match text::direction(c, &qt, scope) {
         Some(why) => Entailment::Fails(Rule::Direction, why),
         None => verdict,
+    }
+}
+
+/// A value that says its drug changed a risk and gives the hazard ratio ("Nivolumab
+/// increased the risk of death versus docetaxel (HR 0.59)"): a ratio below 1 is a lower
+/// risk for the group it names first, above 1 a higher one, whatever the words say.
+/// Read only when the value opens on the claim's drug and names the change once.
+fn hazard_direction(c: &Claim) -> Option<String> {
+    let ws = words(&c.value);
+    let at = ws
+        .iter()
+        .position(|w| w == "hr" || w == "ratio" && ws.iter().any(|x| x == "hazard"))?;
+    if !ws.iter().any(|w| w == "risk") {
+        return None;
+    }
+    let own = words(&c.asset);
+    if !ws.first().is_some_and(|w| own.contains(w)) {
+        return None;
+    }
+    // the ratio is the first number after its name, read as a whole ("0.59")
+    let vt = Text::new(&c.value);
+    let name = vt
+        .tokens
+        .iter()
+        .position(|x| x.lower == "hr" || x.lower == "ratio")?;
+    let hr: f64 = vt.tokens[name + 1..]
+        .iter()
+        .find(|x| x.kind == Kind::Number)
+        .and_then(|x| x.text.parse().ok())?;
+    let up = ws[..at].iter().any(|w| UP.contains(&w.as_str()));
+    let down = ws[..at].iter().any(|w| DOWN.contains(&w.as_str()));
+    match (up, down) {
+        (true, false) if hr < 1.0 => Some(format!(
+            "a hazard ratio of {hr} is a lower risk for {}, and the claim states a higher one",
+            c.asset
+        )),
+        (false, true) if hr > 1.0 => Some(format!(
+            "a hazard ratio of {hr} is a higher risk for {}, and the claim states a lower one",
+            c.asset
+        )),
+        _ => None,
     }
 }
 

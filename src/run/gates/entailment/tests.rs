@@ -3925,3 +3925,25 @@ fn a_threshold_after_a_bound_sign_is_no_arms_number() {
     c.value = "10 mg by mouth daily (creatinine clearance 60 mL/min)".into();
     assert_eq!(rule(&judge(&c)), Some(Rule::Arm), "{:?}", judge(&c));
 }
+
+#[test]
+fn a_hazard_ratio_below_one_is_a_lower_risk_whatever_the_words_say() {
+    let mut c = claim(
+        "trametinib",
+        "efficacy.effect_estimate",
+        "Trametinib increased the risk of disease progression or death versus chemotherapy (hazard ratio 0.45)",
+        METRIC,
+    );
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Direction, ref why) if why.contains("0.45 is a lower risk")),
+        "{:?}",
+        judge(&c)
+    );
+    c.value =
+        "Trametinib reduced the risk of disease progression or death versus chemotherapy (HR 0.45)"
+            .into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Direction), "{:?}", judge(&c));
+    // a value that opens on the other group speaks of its risk, not the drug's
+    c.value = "Chemotherapy increased the risk of disease progression or death versus trametinib (hazard ratio 0.45)".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Direction), "{:?}", judge(&c));
+}
