@@ -3430,29 +3430,28 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
 /// risk for the group it names first, above 1 a higher one, whatever the words say.
 /// Read only when the value opens on the claim's drug and names the change once.
 fn hazard_direction(c: &Claim) -> Option<String> {
-    let ws = words(&c.value);
-    let at = ws
-        .iter()
-        .position(|w| w == "hr" || w == "ratio" && ws.iter().any(|x| x == "hazard"))?;
-    if !ws.iter().any(|w| w == "risk") {
-        return None;
-    }
-    let own = words(&c.asset);
-    if !ws.first().is_some_and(|w| own.contains(w)) {
-        return None;
-    }
-    // the ratio is the first number after its name, read as a whole ("0.59")
     let vt = Text::new(&c.value);
+    let has = |w: &str| vt.tokens.iter().any(|x| x.lower == w);
+    // the ratio's name, and the first number after it, read whole ("0.59")
     let name = vt
         .tokens
         .iter()
-        .position(|x| x.lower == "hr" || x.lower == "ratio")?;
+        .position(|x| x.lower == "hr" || x.lower == "ratio" && has("hazard"))?;
+    let opens_on_drug = vt
+        .tokens
+        .iter()
+        .find(|x| x.kind == Kind::Word)
+        .is_some_and(|x| words(&c.asset).contains(&x.lower));
+    if !has("risk") || !opens_on_drug {
+        return None;
+    }
     let hr: f64 = vt.tokens[name + 1..]
         .iter()
         .find(|x| x.kind == Kind::Number)
         .and_then(|x| x.text.parse().ok())?;
-    let up = ws[..at].iter().any(|w| UP.contains(&w.as_str()));
-    let down = ws[..at].iter().any(|w| DOWN.contains(&w.as_str()));
+    let before = &vt.tokens[..name];
+    let up = before.iter().any(|x| UP.contains(&x.lower.as_str()));
+    let down = before.iter().any(|x| DOWN.contains(&x.lower.as_str()));
     match (up, down) {
         (true, false) if hr < 1.0 => Some(format!(
             "a hazard ratio of {hr} is a lower risk for {}, and the claim states a higher one",
