@@ -3947,3 +3947,25 @@ fn a_hazard_ratio_below_one_is_a_lower_risk_whatever_the_words_say() {
     c.value = "Chemotherapy increased the risk of disease progression or death versus trametinib (hazard ratio 0.45)".into();
     assert_ne!(rule(&judge(&c)), Some(Rule::Direction), "{:?}", judge(&c));
 }
+
+#[test]
+fn a_population_bounded_at_another_number_than_the_quotes_is_not_its() {
+    let q = "Tirzepatide 10 mg by mouth daily plus 2 placebo capsules for participants with a creatinine clearance ≥ 60 mL/min";
+    let mut c = claim("tirzepatide", "identity.dose", "10 mg by mouth daily", q);
+    c.population = Some("Participants with creatinine clearance ≥ 30 mL/min".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Population, ref why) if why.contains("clearance at ≥ 60")),
+        "{:?}",
+        judge(&c)
+    );
+    c.population = Some("Participants with creatinine clearance ≥ 60 mL/min".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
+    // a bound on another measure is no bound on this one (the claim still fails, for
+    // leaving out the quote's condition)
+    c.population = Some("Participants with body weight ≥ 30 kg".into());
+    assert!(
+        !matches!(judge(&c), Entailment::Fails(_, ref why) if why.contains("bounds")),
+        "{:?}",
+        judge(&c)
+    );
+}

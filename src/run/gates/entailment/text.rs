@@ -803,9 +803,14 @@ fn principal(vt: &Text<'_>, k: usize, only: bool, cx: &Context<'_>) -> bool {
 /// whom or what is counted ("10 mg daily (creatinine clearance ≥ 60 mL/min)"), which
 /// no arm's number is, though its unit is still the claim's.
 fn threshold(vt: &Text<'_>, k: usize) -> bool {
-    let sign = |i: usize| matches!(vt.tokens[i].text, "≥" | "≤" | ">" | "<" | "≧" | "≦");
+    let sign = |i: usize| bound_sign(vt.tokens[i].text);
     let first = vt.tokens[..k].iter().all(|x| x.kind != Kind::Number);
     !first && k >= 1 && (sign(k - 1) || (k >= 2 && vt.tokens[k - 1].text == "=" && sign(k - 2)))
+}
+
+/// Whether a token is the sign of a bound.
+fn bound_sign(token: &str) -> bool {
+    matches!(token, "≥" | "≤" | ">" | "<" | "≧" | "≦")
 }
 
 /// The age groups a claimed population names: by word or range ([`ages_in`]), and
@@ -1245,6 +1250,46 @@ fn lead_in_condition(c: &Claim, r: &EvidenceRecord) -> Option<String> {
     )
 }
 
+/// The bounds a text sets on a measure it names right before the sign ("creatinine
+/// clearance ≥ 60 mL/min"): (measure, sign, number).
+fn named_bounds<'a>(t: &'a Text<'a>) -> Vec<(&'a str, &'a str, &'a str)> {
+    (2..t.tokens.len())
+        .filter(|&k| t.tokens[k].kind == Kind::Number && bound_sign(t.tokens[k - 1].text))
+        .filter(|&k| t.tokens[k - 2].kind == Kind::Word)
+        .map(|k| {
+            (
+                t.tokens[k - 2].lower.as_str(),
+                t.tokens[k - 1].text,
+                t.tokens[k].text,
+            )
+        })
+        .collect()
+}
+
+/// A population bounded on a measure ("participants with creatinine clearance ≥ 60
+/// mL/min") is not the quote's when the quote bounds the same measure, on the same side,
+/// at another number ("… for participants with a creatinine clearance ≥ 40").
+fn population_bound(c: &Claim) -> Option<String> {
+    let (pt, qt) = (
+        Text::new(c.population.as_deref()?),
+        Text::new(c.quote.as_deref()?),
+    );
+    let (mine, theirs) = (named_bounds(&pt), named_bounds(&qt));
+    mine.iter().find_map(|&(m, sign, n)| {
+        let same: Vec<&str> = theirs
+            .iter()
+            .filter(|(qm, qs, _)| *qm == m && *qs == sign)
+            .map(|(_, _, qn)| *qn)
+            .collect();
+        (!same.is_empty() && !same.contains(&n)).then(|| {
+            format!(
+                "the quote bounds {m} at {sign} {}, and the claim's population at {sign} {n}",
+                same[0]
+            )
+        })
+    })
+}
+
 /// Words of a population that claim every condition a drug is studied in.
 const EVERY_CONDITION: [&str; 3] = ["across indications", "all indications", "every indication"];
 /// Initials of analysis sets and regions, not conditions.
@@ -1476,6 +1521,7 @@ pub(super) fn text(
     if let Some(why) = antecedent_population(c, r)
         .or_else(|| lead_in_condition(c, r))
         .or_else(|| condition_breadth(c, r))
+        .or_else(|| population_bound(c))
     {
         return Entailment::Fails(Rule::Population, why);
     }
