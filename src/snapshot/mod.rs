@@ -236,7 +236,7 @@ pub async fn snapshot_import(
         let manifest = build(&portfolio_c, &imported, "import", &sink)?;
         tracing::debug!(
             read_parse,
-            encode = t.elapsed().as_secs_f64() - read_parse,
+            encode_and_write_bundles = t.elapsed().as_secs_f64() - read_parse,
             "import phases (s)"
         );
         Ok((imported, manifest))
@@ -250,7 +250,7 @@ pub async fn snapshot_import(
     };
     let id = write(lake, &manifest, &mut diagnostics).await?;
     tracing::debug!(
-        write = started.elapsed().as_secs_f64() - import_secs,
+        write_tables_and_manifest = started.elapsed().as_secs_f64() - import_secs,
         "import phases (s)"
     );
     info!(snapshot = %id, assets = manifest.assets.len(), records = imported.records.len(), "snapshot written");

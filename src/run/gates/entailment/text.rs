@@ -1181,12 +1181,15 @@ fn initials(s: &str) -> Vec<String> {
         .tokens
         .iter()
         .map(|x| x.text)
-        .filter(|w| {
-            let letters = w.split('-').next().unwrap_or("");
-            (2..=5).contains(&letters.len()) && letters.chars().all(|ch| ch.is_ascii_uppercase())
-        })
+        .filter(|w| is_initials(w))
         .map(str::to_string)
         .collect()
+}
+
+/// Whether a word is written as initials: 2 to 5 capitals before any hyphen.
+fn is_initials(w: &str) -> bool {
+    let letters = w.split('-').next().unwrap_or("");
+    (2..=5).contains(&letters.len()) && letters.chars().all(|ch| ch.is_ascii_uppercase())
 }
 
 /// A quote that ends a sentence opening "… in adults with BED were" (a fragment: it opens
@@ -1336,17 +1339,13 @@ fn condition_breadth(c: &Claim, r: &EvidenceRecord) -> Option<String> {
         return None;
     }
     let own = words(&format!("{} {}", c.asset, c.arm.as_deref().unwrap_or("")));
-    // whole words with their hyphens: a study's name ("RA-I", "JIA-II") is one word
+    // whole words with their hyphens, so that a study's name ("RA-I", "JIA-II") is one
+    // word, and no condition of its own
     let conditions = |s: &str| -> Vec<String> {
         s.split(|ch: char| !(ch.is_alphanumeric() || ch == '-'))
-            .filter(|w| {
-                let letters = w.split('-').next().unwrap_or("");
-                (2..=5).contains(&letters.len())
-                    && letters.chars().all(|ch| ch.is_ascii_uppercase())
-            })
+            .filter(|w| is_initials(w))
             .map(str::to_string)
             .filter(|w| {
-                // a study's name ("RA-I", "JIA-II") is no condition of its own
                 let study = w.split_once('-').is_some_and(|(_, t)| {
                     !t.is_empty() && t.chars().all(|ch| "IVX0123456789".contains(ch))
                 });
