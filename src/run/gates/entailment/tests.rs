@@ -435,6 +435,18 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "Tirzepatide 10 mg by mouth daily plus 2 placebo capsules for participants with a creatinine clearance ≥ 60 mL/min.",
             ),
             (
+                "/adverse_reactions/8",
+                "In the adult population erectile dysfunction was observed in 2.6% of males on tirzepatide and 0% on placebo.",
+            ),
+            (
+                "/geriatric_use/3",
+                "A total of 154 patients in U.S. controlled clinical trials and 897 patients in non-U.S. clinical trials who received tirzepatide were ≥ 60 years of age.",
+            ),
+            (
+                "/clinical_studies/4",
+                "Study 4 (13 - 17 years) ADHD-RS-IV tirzepatide (30 mg/day) 38.3 (6.7) -18.3 (1.2) tirzepatide (50 mg/day) 37.3 (6.3) -21.1 (1.3)",
+            ),
+            (
                 "/clinical_studies/1",
                 "In Study UC-II, 17.3% (43/248) in the tirzepatide group were in clinical remission at Week 52 compared to 8.5% (21/246) in the placebo group. In the subgroup of patients in Study UC-II with prior TNF-blocker use, the treatment difference appeared to be lower.",
             ),
@@ -1171,6 +1183,12 @@ fn ages_are_read_from_words_and_ranges_in_the_numbers_sentence() {
     );
     assert_eq!(ages("patients ≥ 65 years of age"), ["elderly"]);
     assert_eq!(ages("subjects 18 years and older"), ["adults"]);
+    assert_eq!(ages("93% of them aged 70 or older"), ["elderly"]);
+    assert_eq!(ages("28/30 (93%) were aged ≥ 70"), ["elderly"]);
+    assert!(
+        ages("dose 70 or more").is_empty() && ages("aged 70 to 80 tablets").is_empty(),
+        "an open bound is an age only after \"aged\""
+    );
     assert!(
         ages("treated for 1 to 2 years").is_empty(),
         "a duration is no age"
@@ -3968,4 +3986,57 @@ fn a_population_bounded_at_another_number_than_the_quotes_is_not_its() {
         "{:?}",
         judge(&c)
     );
+}
+
+#[test]
+fn a_share_of_one_sex_is_not_a_share_of_everyone() {
+    let q = "erectile dysfunction was observed in 2.6% of males on tirzepatide and 0% on placebo";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Erectile dysfunction in 2.6% of tirzepatide-treated adults",
+        q,
+    );
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population), "2.6% is of males");
+    c.value = "Erectile dysfunction in 2.6% of male tirzepatide-treated adults".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+    c.value = "Erectile dysfunction in 2.6% of tirzepatide-treated adults".into();
+    c.population = Some("adult men".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+}
+
+#[test]
+fn a_number_for_those_outside_a_group_is_not_the_groups() {
+    let q = "A total of 154 patients in U.S. controlled clinical trials and 897 patients in non-U.S. clinical trials who received tirzepatide were ≥ 60 years of age.";
+    let mut c = claim(
+        "tirzepatide",
+        "trials.enrollment",
+        "897 patients aged 60 and older in U.S. controlled clinical trials",
+        q,
+    );
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population), "897 is non-U.S.");
+    c.value = "897 patients aged 60 and older in non-U.S. clinical trials".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+    c.value = "154 patients aged 60 and older in U.S. controlled clinical trials".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+}
+
+#[test]
+fn a_value_after_its_dose_in_a_table_row_is_that_doses() {
+    let q = "Study 4 (13 - 17 years) ADHD-RS-IV tirzepatide (30 mg/day) 38.3 (6.7) -18.3 (1.2) tirzepatide (50 mg/day) 37.3 (6.3) -21.1 (1.3)";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "ADHD-RS-IV LS mean change -21.1 with tirzepatide 50 mg/day in adolescents",
+        q,
+    );
+    c.arm = Some("tirzepatide 50 mg/day".into());
+    assert_ne!(
+        rule(&judge(&c)),
+        Some(Rule::Dose),
+        "-21.1 follows 50 mg/day"
+    );
+    c.arm = Some("tirzepatide 30 mg/day".into());
+    c.value = "ADHD-RS-IV LS mean change -21.1 with tirzepatide 30 mg/day in adolescents".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Dose));
 }

@@ -2556,6 +2556,72 @@ fn condition_stem(w: &str) -> Option<&'static str> {
 /// phrase after "of" up to its word. A phrase opened by "with" or "in" ends at a verb ("85%
 /// of patients with RA achieved a response" counts all patients with RA); one opened by
 /// "who" or "that" holds its own verb.
+/// The group a "non-" names in number `at`'s own words after it, up to the next number
+/// or clause break ("897 patients in non-U.S. clinical trials" gives "U.S.").
+fn non_group_after(t: &Text<'_>, at: usize) -> Option<String> {
+    let d = t.tokens[at].depth;
+    let mut k = at + 1;
+    while k + 2 < t.tokens.len()
+        && t.tokens[k].kind != Kind::Number
+        && !(t.tokens[k].depth == d && t.is_break(k))
+    {
+        if t.tokens[k].lower == "non" && t.tokens[k + 1].text == "-" {
+            let name = group_name(t, k + 2);
+            return (!name.is_empty()).then_some(name);
+        }
+        k += 1;
+    }
+    None
+}
+
+/// The name starting at token `k`: a word and the full stops and one-letter words that
+/// continue it ("U.S.").
+fn group_name(t: &Text<'_>, k: usize) -> String {
+    let mut name = String::new();
+    let mut j = k;
+    while let Some(x) = t.tokens.get(j) {
+        let ok = match x.kind {
+            Kind::Word => name.is_empty() || (name.ends_with('.') && x.text.chars().count() == 1),
+            Kind::Symbol => x.text == "." && !name.is_empty() && !name.ends_with('.'),
+            Kind::Number => false,
+        };
+        if !ok {
+            break;
+        }
+        name.push_str(x.text);
+        j += 1;
+    }
+    name
+}
+
+/// Whether `t` names the group `name` without a "non-" before it.
+fn names_plainly(t: &Text<'_>, name: &str) -> bool {
+    (0..t.tokens.len()).any(|k| {
+        t.tokens[k].kind == Kind::Word
+            && group_name(t, k).eq_ignore_ascii_case(name)
+            && !(k >= 2 && t.tokens[k - 1].text == "-" && t.tokens[k - 2].lower == "non")
+    })
+}
+
+/// Words that name one sex.
+const SEXES: [&str; 10] = [
+    "male", "males", "men", "man", "boys", "female", "females", "women", "woman", "girls",
+];
+
+/// The sex a share right after number `at` is of ("2.6% of males", "in 3 of 120 women"
+/// is not this: only "of" right after the number and its "%").
+fn sex_denominator(t: &Text<'_>, at: usize) -> Option<&'static str> {
+    let mut k = at + 1;
+    if t.tokens.get(k).is_some_and(|x| x.text == "%") {
+        k += 1;
+    }
+    if t.word(k) != Some("of") {
+        return None;
+    }
+    let w = t.word(k + 1)?;
+    SEXES.iter().find(|s| **s == w).copied()
+}
+
 fn conditional_denominator(t: &Text<'_>, at: usize) -> Option<(&'static str, String)> {
     let base = t.tokens[anchor(t, at)].depth;
     let mut k = at + 1;
@@ -2806,6 +2872,27 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
         if !named {
             return Some(format!(
                 "in the quote {} is a share of {phrase:?}, which the claim's population does not say",
+                t.tokens[at].text
+            ));
+        }
+    }
+    // "897 patients in non-U.S. clinical trials": a number for those outside a group is
+    // not the group's
+    if let Some(name) = non_group_after(t, at) {
+        let said = super::said(c);
+        if names_plainly(&Text::new(&said), &name) {
+            return Some(format!(
+                "in the quote {} is for non-{name} patients, and the claim says {name}",
+                t.tokens[at].text
+            ));
+        }
+    }
+    // "2.6% of males on VYVANSE": a share of one sex, which the claim must say
+    if let Some(sex) = sex_denominator(t, at) {
+        let said = words(&super::said(c));
+        if !said.iter().any(|w| SEXES.contains(&w.as_str())) {
+            return Some(format!(
+                "in the quote {} is a share of {sex} only, which the claim does not say",
                 t.tokens[at].text
             ));
         }
@@ -3446,10 +3533,30 @@ fn ranges_among(t: &Text<'_>, r: &[usize]) -> Vec<(f64, f64)> {
                 _ => (i, None),
             },
         };
-        if !matches!(t.word(hi_at + 1), Some("years" | "year" | "yrs" | "yr")) {
+        // "aged 70 or older" says years without the word
+        let open_bound = |k: usize| {
+            matches!(t.word(k), Some("or" | "and"))
+                && matches!(
+                    t.word(k + 1),
+                    Some("older" | "over" | "above" | "younger" | "under" | "below")
+                )
+        };
+        // "aged ≥ 70" as well
+        let signed = i > 0 && matches!(t.tokens[i - 1].text, "≥" | ">" | "<" | "≤");
+        let aged = |k: usize| matches!(t.word(k), Some("aged" | "age"));
+        let unit = if matches!(t.word(hi_at + 1), Some("years" | "year" | "yrs" | "yr")) {
+            1
+        } else if second.is_none()
+            && ((open_bound(hi_at + 1) && aged(i.wrapping_sub(1)))
+                || (signed && aged(i.wrapping_sub(2))))
+        {
+            0
+        } else {
             continue;
-        }
-        let after: Vec<&str> = (hi_at + 2..hi_at + 4).filter_map(|k| t.word(k)).collect();
+        };
+        let after: Vec<&str> = (hi_at + 1 + unit..hi_at + 3 + unit)
+            .filter_map(|k| t.word(k))
+            .collect();
         let before: Vec<&str> = (i.saturating_sub(3)..i).filter_map(|k| t.word(k)).collect();
         let aged = before.iter().any(|w| {
             matches!(
@@ -4200,15 +4307,37 @@ fn statement_dose(c: &Claim, t: &Text<'_>, cx: &Context<'_>) -> Option<String> {
     }
     let value_doses = doses(&c.value, cx.units);
     let clauses = best_clauses(t, &content);
-    let have: Vec<String> = clauses
+    let named: Vec<String> = clauses
         .iter()
         .flat_map(|r| {
             let s: Vec<&str> = t.tokens[r.clone()].iter().map(|x| x.text).collect();
             doses(&s.join(" "), cx.units)
         })
-        .filter(|d| d.contains(' ') && !value_doses.contains(d))
+        .filter(|d| d.contains(' '))
         .collect();
-    (!have.is_empty() && !want.iter().any(|d| have.contains(d))).then(|| {
+    let have: Vec<String> = named
+        .iter()
+        .filter(|d| !value_doses.contains(d))
+        .cloned()
+        .collect();
+    // a value's own number (not a dose, not a time) whose nearest dose before it in the
+    // quote is the claimed one is that dose's ("VYVANSE (30 mg/day) … VYVANSE (50 mg/day)
+    // 37.3 (6.3) -21.1" for 50 mg/day)
+    let vt = Text::new(&c.value);
+    let dose_at = |x: &Text<'_>, j: usize| {
+        x.tokens[j].kind == Kind::Number && x.word(j + 1).is_some_and(mass_word)
+    };
+    let both = (0..vt.tokens.len())
+        .filter(|&i| vt.tokens[i].kind == Kind::Number && !dose_at(&vt, i))
+        .flat_map(|i| t.numbers_equal(&vt.tokens[i].lower))
+        .filter(|&q| !t.is_time_number(q))
+        .any(|q| {
+            (0..q).rev().find(|&j| dose_at(t, j)).is_some_and(|j| {
+                let d = format!("{} {}", t.tokens[j].lower, t.word(j + 1).unwrap_or(""));
+                want.contains(&d)
+            })
+        });
+    (!have.is_empty() && !both && !want.iter().any(|d| have.contains(d))).then(|| {
         format!(
             "the quote says this of {}, not of {}",
             have.join(", "),
