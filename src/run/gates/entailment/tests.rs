@@ -439,6 +439,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "In the adult population erectile dysfunction was observed in 2.6% of males on tirzepatide and 0% on placebo.",
             ),
             (
+                "/clinical_studies/5",
+                "The drug effect reached statistical significance from hours 2 to 12 post-dose, but was not significant at 1 hour.",
+            ),
+            (
                 "/geriatric_use/3",
                 "A total of 154 patients in U.S. controlled clinical trials and 897 patients in non-U.S. clinical trials who received tirzepatide were ≥ 60 years of age.",
             ),
@@ -4039,4 +4043,18 @@ fn a_value_after_its_dose_in_a_table_row_is_that_doses() {
     c.arm = Some("tirzepatide 30 mg/day".into());
     c.value = "ADHD-RS-IV LS mean change -21.1 with tirzepatide 30 mg/day in adolescents".into();
     assert_eq!(rule(&judge(&c)), Some(Rule::Dose));
+}
+
+#[test]
+fn an_effect_the_quote_denies_at_the_values_own_time_is_not_there() {
+    let q = "The drug effect reached statistical significance from hours 2 to 12 post-dose, but was not significant at 1 hour.";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.comparison",
+        "tirzepatide separated from placebo from 1 hour post-dose",
+        q,
+    );
+    assert_eq!(rule(&judge(&c)), Some(Rule::Direction));
+    c.value = "tirzepatide effect not significant at 1 hour post-dose".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Direction));
 }

@@ -3796,7 +3796,24 @@ pub(super) fn direction(c: &Claim, qt: &Text<'_>, scope: Option<&Scope>) -> Opti
     let (claimed, _) = sides(c, scope);
     // the clauses that hold the value's own quantities ("at 1 hour") speak of it, else
     // those sharing the most of its words
-    let shared = match anchored_clauses(qt, &c.value) {
+    let anchored = anchored_clauses(qt, &c.value);
+    // "… but was not significant at 1 hour" against "separated from placebo from 1 hour":
+    // the clause of the value's own quantity denies an effect there
+    if !any_negation(&vw)
+        && let Some(r) = anchored
+            .iter()
+            .find(|r| denies_significance(qt, (*r).clone()))
+    {
+        return Some(format!(
+            "the quote says the effect was not significant there (\"{}\")",
+            qt.tokens[r.clone()]
+                .iter()
+                .map(|x| x.text)
+                .collect::<Vec<_>>()
+                .join(" ")
+        ));
+    }
+    let shared = match anchored {
         a if !a.is_empty() => a,
         _ => best_clauses(qt, &content),
     };
@@ -4148,6 +4165,19 @@ pub(super) fn prefix_antonym(value: &str, quote: &str) -> Option<String> {
 /// The clauses of the quote that hold one of the value's quantities, a number with the
 /// word after it ("1 hour" in "but was not significant at 1 hour"), when the quote has
 /// it in fewer clauses than it has.
+/// Whether tokens `r` deny significance or separation ("not significant", "not
+/// statistically significant", "did not separate").
+fn denies_significance(t: &Text<'_>, r: std::ops::Range<usize>) -> bool {
+    let ws: Vec<&str> = t.tokens[r].iter().map(|x| x.lower.as_str()).collect();
+    let effect = |w: &str| {
+        w.starts_with("significan") || matches!(w, "separate" | "separated" | "separation")
+    };
+    ws.iter().enumerate().any(|(i, w)| {
+        matches!(*w, "not" | "no" | "n't" | "never")
+            && ws[i + 1..].iter().take(2).any(|x| effect(x))
+    })
+}
+
 fn anchored_clauses(t: &Text<'_>, value: &str) -> Vec<std::ops::Range<usize>> {
     let vt = Text::new(value);
     let mut out: Vec<std::ops::Range<usize>> = Vec::new();
