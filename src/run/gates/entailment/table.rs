@@ -80,8 +80,10 @@ pub fn read(t: &Text<'_>, at: usize, endpoints: &Lexicon) -> Option<Cell> {
     let cells: Vec<usize> = (rs..re)
         .filter(|&i| t.tokens[i].kind == Kind::Number && t.tokens[i].depth == base)
         .collect();
-    // one cell is a row only under a header that names columns
-    if cells.len() < 2 && header(t, rs).is_none() {
+    // one cell is a row only under a header that names columns, with no full stop
+    // between them: prose ("… (N=79) during the double-blind phase. … VYVANSE subjects
+    // (15.8%)") is no table
+    if cells.len() < 2 && (header(t, rs).is_none() || sentence_after_header(t, rs)) {
         return None;
     }
     let index = cells.iter().rposition(|&c| c <= at)?;
@@ -149,6 +151,17 @@ pub fn read(t: &Text<'_>, at: usize, endpoints: &Lexicon) -> Option<Cell> {
         row_start: ls,
         label: label..rs,
     })
+}
+
+/// Whether a full stop stands between the last `N = 358` count before `end` and `end`.
+fn sentence_after_header(t: &Text<'_>, end: usize) -> bool {
+    let last = (0..end.saturating_sub(2)).rev().find(|&i| {
+        t.tokens[i].kind == Kind::Word
+            && t.tokens[i].lower == "n"
+            && t.tokens[i + 1].text == "="
+            && t.tokens[i + 2].kind == Kind::Number
+    });
+    last.is_some_and(|i| (i + 3..end).any(|k| t.tokens[k].text == "."))
 }
 
 /// The column labels of a table header before token `end`: the words before each
@@ -267,6 +280,14 @@ mod tests {
         assert!(labels[1].starts_with("High Maintenance Dose"), "{labels:?}");
         // an unclosed parenthesis names nothing more
         assert!(open_of(&Text::new("dose ) N = 5"), 2).is_none());
+    }
+
+    #[test]
+    fn a_lone_number_in_prose_after_a_header_is_no_cell() {
+        let prose = "randomized to VYVANSE (N=78) or switched to placebo (N=79) during the double-blind phase. A lower proportion of treatment failures occurred among VYVANSE subjects (15.8%) compared to placebo (67.5%).";
+        assert!(cell(prose, "15.8").is_none(), "a sentence after the counts");
+        let row = "HUMIRA N = 814 Placebo N = 398 Serious infections (4.2%)";
+        assert!(cell(row, "4.2").is_some(), "a row right under the header");
     }
 
     #[test]

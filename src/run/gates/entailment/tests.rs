@@ -443,6 +443,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "The drug effect reached statistical significance from hours 2 to 12 post-dose, but was not significant at 1 hour.",
             ),
             (
+                "/geriatric_use/4",
+                "A total of 30/1,959 (1.5%) non-U.S. patients receiving tirzepatide reported falls, including 28/30 (93%) who were ≥ 70 years of age.",
+            ),
+            (
                 "/geriatric_use/3",
                 "A total of 154 patients in U.S. controlled clinical trials and 897 patients in non-U.S. clinical trials who received tirzepatide were ≥ 60 years of age.",
             ),
@@ -4057,4 +4061,24 @@ fn an_effect_the_quote_denies_at_the_values_own_time_is_not_there() {
     assert_eq!(rule(&judge(&c)), Some(Rule::Direction));
     c.value = "tirzepatide effect not significant at 1 hour post-dose".into();
     assert_ne!(rule(&judge(&c)), Some(Rule::Direction));
+}
+
+#[test]
+fn a_share_of_those_just_counted_is_theirs() {
+    let q = "A total of 30/1,959 (1.5%) non-U.S. patients receiving tirzepatide reported falls, including 28/30 (93%) who were ≥ 70 years of age.";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Falls reported in 93% of tirzepatide-treated patients aged 70 and over",
+        q,
+    );
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Population),
+        "93% is of the fallers"
+    );
+    c.value = "Falls in 1.5% of non-U.S. patients, 93% of them aged 70 or older".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+    c.value = "Falls in 30/1,959 (1.5%) non-U.S. patients; 28/30 (93%) were aged ≥ 70".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
 }

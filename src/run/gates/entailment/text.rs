@@ -2603,6 +2603,37 @@ fn names_plainly(t: &Text<'_>, name: &str) -> bool {
     })
 }
 
+/// [`stretch_population`]'s reading of a number that counts part of the group counted
+/// just before it ("including 28/30 (93%) who were …", "of whom 12 (4%) had …").
+fn share_of_those_counted(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
+    let a = anchor(t, at);
+    let part = match (t.word(a.wrapping_sub(1)), t.word(a.wrapping_sub(2))) {
+        (Some("including"), _) => true,
+        (Some("whom" | "which"), Some("of")) => true,
+        _ => false,
+    };
+    if !part {
+        return None;
+    }
+    let vw = words(&c.value);
+    let theirs = vw.windows(2).any(|p| {
+        p[0] == "of" && matches!(p[1].as_str(), "them" | "those" | "whom" | "these" | "which")
+    });
+    let fraction = t.tokens.get(a + 1).is_some_and(|x| x.text == "/")
+        && t.tokens.get(a + 2).is_some_and(|x| x.kind == Kind::Number)
+        && c.value.replace(' ', "").contains(&format!(
+            "{}/{}",
+            t.tokens[a].text,
+            t.tokens[a + 2].text
+        ));
+    (!theirs && !fraction).then(|| {
+        format!(
+            "in the quote {} is a share of those counted just before it, which the claim gives as a share of its own population",
+            t.tokens[at].text
+        )
+    })
+}
+
 /// Words that name one sex.
 const SEXES: [&str; 10] = [
     "male", "males", "men", "man", "boys", "female", "females", "women", "woman", "girls",
@@ -2886,6 +2917,13 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
                 t.tokens[at].text
             ));
         }
+    }
+    // "30/1,959 (1.5%) … reported falls, including 28/30 (93%) who were ≥ 70 years": a
+    // share of those just counted, which the claim must give as theirs ("93% of them",
+    // "28/30"), not as a rate among the people it names ("falls in 93% of patients aged 70
+    // and over")
+    if let Some(why) = share_of_those_counted(c, t, at) {
+        return Some(why);
     }
     // "2.6% of males on VYVANSE": a share of one sex, which the claim must say
     if let Some(sex) = sex_denominator(t, at) {
