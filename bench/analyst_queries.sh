@@ -4,11 +4,12 @@
 #   q1  one asset's profile
 #   q2  every unresolved conflict of the run
 #   q3  efficacy values across the portfolio
-# For each engine: the session setup (registering the lake's tables and the views), the
-# first execution of the query, their sum (a fresh session's answer: DuckDB defers file
-# reads to the query, DataFusion reads a footer per table at setup), and the best of the
-# later executions in the same session (REPS in all); and for dossier the whole command as
-# an analyst runs it (process start, setup, query, CSV output; best of REPS). Ratios are
+# For each engine, over REPS fresh sessions: the session setup (registering the lake's
+# tables and the views) and the first execution of the query, each a median, and the
+# median of their sums (a fresh session's answer: DuckDB defers file reads to the query,
+# DataFusion reads a footer per table at setup); then, in one session, the best of the
+# executions after the first (REPS in all); and for dossier the whole command as an
+# analyst runs it (process start, setup, query, CSV output; best of REPS). Ratios are
 # dossier / DuckDB (above 1: dossier is slower).
 # Usage: bench/analyst_queries.sh [N_ASSETS=500] [REPS=5]
 set -euo pipefail
@@ -29,11 +30,12 @@ q3="SELECT asset_id, endpoint, arm, field, value, unit FROM efficacy WHERE statu
 for i in 1 2 3; do
   eval "q=\$q$i"
   repeated=$(for _ in $(seq "$REPS"); do printf '%s;\n' "$q"; done)
-  # the whole command, best of REPS
+  # the whole command, best of REPS; each is also a fresh session, timed inside
   best=""
+  : > "$tmp/cold$i"
   for _ in $(seq "$REPS"); do
     t0=$(date +%s%N)
-    "$BIN/dossier" --lake "$tmp/lake" sql "$q" --format csv > "$tmp/out.csv"
+    "$BIN/dossier" --lake "$tmp/lake" sql "$q" --format csv --timing > "$tmp/out.csv" 2>> "$tmp/cold$i"
     t=$(( ($(date +%s%N) - t0) / 1000 ))
     if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
   done
@@ -42,21 +44,26 @@ for i in 1 2 3; do
 done
 python3 bench/analyst_duckdb.py "$tmp/lake" "$run" "$REPS" "$q1" "$q2" "$q3" > "$tmp/duck"
 python3 - "$tmp" "$N" "$REPS" <<'PY'
-import json, re, sys
+import json, re, statistics, sys
 tmp, n, reps = sys.argv[1], sys.argv[2], int(sys.argv[3])
 duck = [json.loads(l) for l in open(f"{tmp}/duck")]
 names = ["q1 one asset's profile", "q2 unresolved conflicts", "q3 portfolio efficacy"]
-print(f"{n} assets, {reps} executions per query; times in ms; ratio = dossier / DuckDB")
+print(f"{n} assets; session, first and session+first: medians of {reps} fresh sessions; warm: best of {reps} executions in one session after the first; times in ms; ratio = dossier / DuckDB")
 print(f"{'query':<26}{'rows':>7} | {'session':>17} {'ratio':>6} | {'first':>17} {'ratio':>6} | {'session+first':>17} {'ratio':>6} | {'warm':>17} {'ratio':>6} | dossier command")
 for i, d in enumerate(duck, 1):
     text = open(f"{tmp}/timing{i}").read()
-    session = float(re.search(r"session ([\d.]+) ms", text).group(1))
     stmts = [(float(a), int(b)) for a, b in re.findall(r"statement \d+ ([\d.]+) ms (\d+) rows", text)]
-    first, rows = stmts[0]
-    warm = min(t for t, _ in stmts[1:]) if len(stmts) > 1 else first
+    rows = stmts[0][1]
+    warm = min(t for t, _ in stmts[1:]) if len(stmts) > 1 else stmts[0][0]
+    cold_text = open(f"{tmp}/cold{i}").read()
+    setups = [float(x) for x in re.findall(r"session ([\d.]+) ms", cold_text)]
+    firsts = [float(x) for x in re.findall(r"statement 1 ([\d.]+) ms", cold_text)]
+    assert len(setups) == len(firsts) == reps, f"q{i}: {len(setups)} sessions timed"
+    session, first = statistics.median(setups), statistics.median(firsts)
+    cold_sum = statistics.median(a + b for a, b in zip(setups, firsts))
     assert rows == d["rows"], f"q{i}: dossier {rows} rows, DuckDB {d['rows']}"
     whole = int(open(f"{tmp}/whole{i}").read()) / 1000
     cell = lambda a, b: f"{a:>8.1f} / {b:<7.1f} {a / b:>6.2f}"
-    cold = cell(session + first, d["session_ms"] + d["first_ms"])
+    cold = cell(cold_sum, d["cold_ms"])
     print(f"{names[i-1]:<26}{rows:>7} | {cell(session, d['session_ms'])} | {cell(first, d['first_ms'])} | {cold} | {cell(warm, d['warm_ms'])} | {whole:.1f}")
 PY
