@@ -2612,7 +2612,9 @@ fn share_of_those_counted(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> 
         (Some("whom" | "which"), Some("of")) => true,
         _ => false,
     };
-    if !part {
+    // a share, not a count of the part ("including 107 patients 75 years of age and
+    // older" counts those patients)
+    if !part || t.tokens.get(at + 1).is_none_or(|x| x.text != "%") {
         return None;
     }
     let vw = words(&c.value);
@@ -2634,10 +2636,9 @@ fn share_of_those_counted(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> 
     })
 }
 
-/// Words that name one sex.
-const SEXES: [&str; 10] = [
-    "male", "males", "men", "man", "boys", "female", "females", "women", "woman", "girls",
-];
+/// Words that name women, and words that name men.
+const FEMALE: [&str; 5] = ["female", "females", "women", "woman", "girls"];
+const MALE: [&str; 5] = ["male", "males", "men", "man", "boys"];
 
 /// The sex a share right after number `at` is of ("2.6% of males", "in 3 of 120 women"
 /// is not this: only "of" right after the number and its "%").
@@ -2650,7 +2651,7 @@ fn sex_denominator(t: &Text<'_>, at: usize) -> Option<&'static str> {
         return None;
     }
     let w = t.word(k + 1)?;
-    SEXES.iter().find(|s| **s == w).copied()
+    FEMALE.iter().chain(&MALE).find(|s| **s == w).copied()
 }
 
 fn conditional_denominator(t: &Text<'_>, at: usize) -> Option<(&'static str, String)> {
@@ -2927,8 +2928,12 @@ fn stretch_population(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
     }
     // "2.6% of males on VYVANSE": a share of one sex, which the claim must say
     if let Some(sex) = sex_denominator(t, at) {
-        let said = words(&super::said(c));
-        if !said.iter().any(|w| SEXES.contains(&w.as_str())) {
+        let said = super::said(c);
+        let st = Text::new(&said);
+        if !(0..st.tokens.len()).any(|k| {
+            st.word(k)
+                .is_some_and(|w| FEMALE.contains(&w) || MALE.contains(&w))
+        }) {
             return Some(format!(
                 "in the quote {} is a share of {sex} only, which the claim does not say",
                 t.tokens[at].text
@@ -3392,11 +3397,9 @@ fn dosing_phase(ws: &[String]) -> Option<bool> {
 fn sex(t: &Text<'_>, r: std::ops::Range<usize>) -> Option<bool> {
     let (mut f, mut m) = (false, false);
     for k in r {
-        match t.word(k) {
-            Some("female" | "females" | "women" | "woman" | "girls") => f = true,
-            Some("male" | "males" | "men" | "man" | "boys") => m = true,
-            _ => {}
-        }
+        let w = t.word(k).unwrap_or("");
+        f |= FEMALE.contains(&w);
+        m |= MALE.contains(&w);
     }
     only(f, m)
 }
