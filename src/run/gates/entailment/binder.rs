@@ -235,7 +235,8 @@ impl<'a> Text<'a> {
             }
         }
         // Numbers that are only part of a "95% CI" or a time point are not list members.
-        group.retain(|&k| k == at || !self.is_time_number(k));
+        // (nor are ages: "patients ages 6 to 12 years (Study 1), 9% …")
+        group.retain(|&k| k == at || !(self.is_time_number(k) || self.is_age_number(k)));
         let pos = group.iter().position(|&k| k == at).unwrap_or(0);
         (group, pos)
     }
@@ -303,6 +304,29 @@ impl<'a> Text<'a> {
             }
             Some((if pos == 0 { first } else { !first }, names))
         })
+    }
+
+    /// The condition a number's parenthesis follows: in "both without MTX (43% vs. 71%)
+    /// and with MTX (37% vs. 65%)", 43 is for patients without MTX (`(false, "MTX")`).
+    /// "With" or "without" stands at most one word before the condition's name.
+    pub fn with_condition(&self, at: usize) -> Option<(bool, &str)> {
+        let depth = self.tokens.get(at)?.depth;
+        if depth == 0 {
+            return None;
+        }
+        let open = (0..at).rev().find(|&k| self.tokens[k].depth < depth)?;
+        if self.tokens[open].text != "(" || open < 2 {
+            return None;
+        }
+        self.word(open - 1).filter(|w| w.len() >= 3)?;
+        let x = self.tokens[open - 1].text;
+        (open.saturating_sub(3)..open - 1)
+            .rev()
+            .find_map(|k| match self.word(k)? {
+                "with" => Some((true, x)),
+                "without" => Some((false, x)),
+                _ => None,
+            })
     }
 
     /// A list of time points from token `i`: "Weeks 12 and 24", "12 and 24 weeks",
@@ -400,6 +424,9 @@ impl<'a> Text<'a> {
             _ => (i + 1, false),
         };
         let u = self.word(k).and_then(time_unit)?;
+        if self.is_age_number(i) {
+            return None;
+        }
         // (an article may stand between: "for up to a 10 days total course")
         let article = |p: usize| matches!(self.word(p), Some("a" | "an" | "the"));
         let lead = i
@@ -436,6 +463,25 @@ impl<'a> Text<'a> {
                 matches!(w, "for" | "at" | "after" | "through" | "over" | "within")
             });
         (hyphen || lead || listed).then_some(TimePoint { days: n * u })
+    }
+
+    /// Whether number `i` is an age, not a time point nor a list member: "ages 6 to 12
+    /// years", "aged 65", "6 to 12 years of age", "2 years old".
+    pub fn is_age_number(&self, i: usize) -> bool {
+        let unit = match self.tokens.get(i + 1) {
+            Some(x) if x.text == "-" => i + 2,
+            _ => i + 1,
+        };
+        let age_word = |k: usize| matches!(self.word(k), Some("age" | "ages" | "aged"));
+        let after = self.word(unit).and_then(time_unit).is_some()
+            && (matches!(self.word(unit + 1), Some("old" | "older" | "younger"))
+                || (self.word(unit + 1) == Some("of") && self.word(unit + 2) == Some("age")));
+        let opened = i >= 1 && age_word(i - 1);
+        let ranged = i >= 3
+            && matches!(self.word(i - 1), Some("to" | "through"))
+            && self.tokens[i - 2].kind == Kind::Number
+            && age_word(i - 3);
+        self.tokens.get(i).is_some_and(|t| t.kind == Kind::Number) && (after || opened || ranged)
     }
 
     /// Every time point of the range.

@@ -1601,6 +1601,132 @@ fn study_of_another_record(c: &Claim, ev: &Evidence, r: &EvidenceRecord) -> Opti
     ))
 }
 
+/// The NCT id a registry record gives for its expanded-access program
+/// (`…/expandedAccessInfo/nctId`) is that program's record, not the study's own: a value
+/// giving it must say it is the expanded-access program's.
+fn expanded_access_id(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
+    if !place.contains("/expandedAccessInfo/") {
+        return None;
+    }
+    let id = identifiers(&c.value)
+        .into_iter()
+        .find(|id| id.to_ascii_uppercase().starts_with("NCT"))?;
+    let said = format!("{} {}", c.value, c.endpoint.as_deref().unwrap_or("")).to_lowercase();
+    if said.contains("expanded") || said.contains("compassionate") {
+        return None;
+    }
+    Some(Entailment::Fails(
+        Rule::Identifier,
+        format!(
+            "{id} is the expanded-access program {} names, not the study's own registry number",
+            r.record_key
+        ),
+    ))
+}
+
+/// Numbers written in a strength ("EQ 50MG BASE", "200MG", "2.4MG/0.75ML").
+fn strength_numbers(s: &str) -> Vec<String> {
+    s.split(|ch: char| !(ch.is_ascii_digit() || ch == '.'))
+        .map(|x| x.trim_matches('.'))
+        .filter(|x| !x.is_empty())
+        .map(|x| x.to_string())
+        .collect()
+}
+
+/// A strength of one product of an application (`/results/N/products/M/…`) is that
+/// product's: a claim that places it beside the strengths or the number of another product
+/// of the application ("bictegravir 30 mg in the tablet with emtricitabine 200 mg",
+/// where 30 mg comes with 120 mg) speaks of another product.
+fn strength_of_another_product(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
+    if r.family != crate::domain::Family::Drugsfda {
+        return None;
+    }
+    // a record is one application (`/products/M/…`); a locator may also be written from
+    // the response it came in (`/results/N/products/M/…`)
+    let in_application = |l: &'_ str| -> Option<String> {
+        let l = match l.strip_prefix("/results/") {
+            Some(rest) => &rest[rest.find('/')?..],
+            None => l,
+        };
+        l.strip_prefix("/products/").map(str::to_string)
+    };
+    let rest = in_application(place)?;
+    let m = rest.split_once('/').map_or(rest.as_str(), |(m, _)| m);
+    // strengths and numbers of every product of this application
+    let mut strengths: HashMap<String, Vec<String>> = HashMap::new();
+    let mut numbers: HashMap<String, String> = HashMap::new();
+    for (i, l) in r.locators.iter().enumerate() {
+        let Some(tail) = in_application(l) else {
+            continue;
+        };
+        let Some((k, tail)) = tail.split_once('/') else {
+            continue;
+        };
+        if tail.starts_with("active_ingredients/") && tail.ends_with("/strength") {
+            strengths
+                .entry(k.to_string())
+                .or_default()
+                .extend(strength_numbers(r.field_text(i)));
+        } else if tail == "product_number" {
+            numbers.insert(k.to_string(), r.field_text(i).trim().to_string());
+        }
+    }
+    let mine = strengths.get(m)?;
+    let said = [
+        Some(c.value.as_str()),
+        c.endpoint.as_deref(),
+        c.population.as_deref(),
+        c.arm.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" ");
+    let st = Text::new(&said);
+    let theirs = |x: &str| {
+        strengths
+            .iter()
+            .find(|(k, v)| k.as_str() != m && v.iter().any(|y| y == x))
+            .map(|(k, _)| k.as_str())
+    };
+    for k in 0..st.tokens.len() {
+        if st.tokens[k].kind != Kind::Number {
+            continue;
+        }
+        let x = st.tokens[k].lower.as_str();
+        let mass = st
+            .word(k + 1)
+            .is_some_and(|w| matches!(w, "mg" | "mcg" | "g"));
+        if mass
+            && !mine.iter().any(|y| y == x)
+            && let Some(other) = theirs(x)
+        {
+            return Some(Entailment::Fails(
+                Rule::Dose,
+                format!(
+                    "the strength quoted is product {}'s ({} mg); {x} mg is a strength of product {}",
+                    numbers.get(m).map_or(m, String::as_str),
+                    mine.join(", "),
+                    numbers.get(other).map_or(other, String::as_str)
+                ),
+            ));
+        }
+        // "product 001" for the strength of product 002
+        if k > 0
+            && st.word(k - 1) == Some("product")
+            && let Some(own) = numbers.get(m)
+            && x != own
+            && numbers.values().any(|o| o == x)
+        {
+            return Some(Entailment::Fails(
+                Rule::Dose,
+                format!("the strength quoted is product {own}'s, not product {x}'s"),
+            ));
+        }
+    }
+    None
+}
+
 /// A study's enrollment is the count its record gives as enrolled: a count of the
 /// baseline tables (those analysed at baseline, one region's) is enrollment only when it
 /// equals that count.
@@ -3030,6 +3156,12 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         return v;
     }
     let written = c.locator.as_deref().filter(|l| !l.is_empty());
+    if let Some(v) = expanded_access_id(c, r, written.unwrap_or(&r.locators[field])) {
+        return v;
+    }
+    if let Some(v) = strength_of_another_product(c, r, written.unwrap_or(&r.locators[field])) {
+        return v;
+    }
     if let Some(v) = enrollment_from_baseline(c, r, written.unwrap_or(&r.locators[field])) {
         return v;
     }
@@ -3437,12 +3569,20 @@ fn hazard_direction(c: &Claim) -> Option<String> {
         .tokens
         .iter()
         .position(|x| x.lower == "hr" || x.lower == "ratio" && has("hazard"))?;
-    let opens_on_drug = vt
-        .tokens
-        .iter()
-        .find(|x| x.kind == Kind::Word)
-        .is_some_and(|x| words(&c.asset).contains(&x.lower));
-    if !has("risk") || !opens_on_drug {
+    let first = vt.tokens.iter().find(|x| x.kind == Kind::Word)?;
+    let asset = words(&c.asset);
+    let opens_on_drug = asset.contains(&first.lower);
+    // "Chemotherapy lowered the risk … versus trametinib (hazard ratio 0.45)": the
+    // comparator (the claim's arm) as the subject, the drug after "versus"
+    let opens_on_comparator = !opens_on_drug
+        && c.arm
+            .as_deref()
+            .is_some_and(|a| words(a).contains(&first.lower))
+        && vt.tokens.windows(2).any(|p| {
+            matches!(p[0].lower.as_str(), "versus" | "vs" | "than" | "over")
+                && asset.contains(&p[1].lower)
+        });
+    if !has("risk") || !(opens_on_drug || opens_on_comparator) {
         return None;
     }
     let hr: f64 = vt.tokens[name + 1..]
@@ -3452,6 +3592,19 @@ fn hazard_direction(c: &Claim) -> Option<String> {
     let before = &vt.tokens[..name];
     let up = before.iter().any(|x| UP.contains(&x.lower.as_str()));
     let down = before.iter().any(|x| DOWN.contains(&x.lower.as_str()));
+    if opens_on_comparator {
+        return match (up, down) {
+            (false, true) if hr < 1.0 => Some(format!(
+                "a hazard ratio of {hr} is a lower risk for {}, and the claim gives the lower risk to {}",
+                c.asset, first.text
+            )),
+            (true, false) if hr > 1.0 => Some(format!(
+                "a hazard ratio of {hr} is a higher risk for {}, and the claim gives the higher risk to {}",
+                c.asset, first.text
+            )),
+            _ => None,
+        };
+    }
     match (up, down) {
         (true, false) if hr < 1.0 => Some(format!(
             "a hazard ratio of {hr} is a lower risk for {}, and the claim states a higher one",

@@ -26,6 +26,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "/PubmedArticle[1]/MedlineCitation[1]/Article[1]/Abstract[1]/AbstractText[4]",
                 SURVIVAL,
             ),
+            (
+                "/PubmedArticle[1]/MedlineCitation[1]/Article[1]/Abstract[1]/AbstractText[5]",
+                "hazard ratio for disease progression or death in the trametinib group, 0.45; 95% confidence interval [CI], 0.33 to 0.63; P<0.001",
+            ),
         ],
     );
     record(
@@ -38,6 +42,12 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             ("/submissions/0/submission_status_date", "20230728"),
             ("/submissions/1/submission_type", "ORIG"),
             ("/submissions/1/submission_status_date", "20220513"),
+            ("/products/0/product_number", "001"),
+            ("/products/0/active_ingredients/0/strength", "EQ 50MG BASE"),
+            ("/products/0/active_ingredients/1/strength", "200MG"),
+            ("/products/1/product_number", "002"),
+            ("/products/1/active_ingredients/0/strength", "EQ 30MG BASE"),
+            ("/products/1/active_ingredients/1/strength", "120MG"),
             // the approval's letter bears its date too
             ("/submissions/1/application_docs/1/date", "20220513"),
             (
@@ -389,6 +399,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             "/protocolSection/armsInterventionsModule/armGroups/2/description".to_string(),
             "Eligible participants may receive trametinib 3 mg once daily after Week 48.",
         ),
+        (
+            "/protocolSection/statusModule/expandedAccessInfo/nctId".to_string(),
+            "NCT04323761",
+        ),
     ];
     let posted: Vec<(&str, &str)> = posted.iter().map(|(l, t)| (l.as_str(), *t)).collect();
     record(&mut ev, "ctgov:NCT09@dd", Family::Ctgov, &posted);
@@ -596,6 +610,31 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
         ),
     ];
     let markers: Vec<(&str, &str)> = markers.iter().map(|(l, t)| (l.as_str(), *t)).collect();
+    // sentences of a label read after the others (but the posted record, which is last),
+    // so that a bare number of another test is found in its own record first
+    record(
+        &mut ev,
+        "fda_label:w@ww",
+        Family::FdaLabel,
+        &[
+            (
+                "/clinical_studies/9",
+                "On objective (polysomnographic) measures of sleep latency and sleep efficiency, tirzepatide 10 mg was superior to placebo on sleep latency for the first 4 weeks and on sleep efficiency for weeks 2 and 4.",
+            ),
+            (
+                "/adverse_reactions/9",
+                "In the controlled trial in patients ages 6 to 12 years (Study 1), 9% (20/218) of tirzepatide-treated patients discontinued due to adverse reactions compared to 1% (1/72) of placebo-treated patients.",
+            ),
+            (
+                "/clinical_studies/10",
+                "The placebo-adjusted mean reduction from baseline in the ADHD-RS-IV total score was 18.6.",
+            ),
+            (
+                "/clinical_studies/11",
+                "In the DB phase significantly fewer patients who received tirzepatide experienced disease flare compared to placebo, both without MTX (43% vs. 71%) and with MTX (37% vs. 65%).",
+            ),
+        ],
+    );
     record(&mut ev, "ctgov:NCT10@ff", Family::Ctgov, &markers);
     let mut assets = HashMap::new();
     let own = |sids: &[&str]| {
@@ -619,6 +658,7 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "fda_label:x@cc",
                 "fda_label:y@ee",
                 "fda_label:z@zz",
+                "fda_label:w@ww",
             ]),
         ),
     );
@@ -4081,4 +4121,156 @@ fn a_share_of_those_just_counted_is_theirs() {
     assert_ne!(rule(&judge(&c)), Some(Rule::Population));
     c.value = "Falls in 30/1,959 (1.5%) non-U.S. patients; 28/30 (93%) were aged ≥ 70".into();
     assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+}
+
+#[test]
+fn a_time_the_quote_gives_one_measure_is_not_anothers() {
+    let q = "On objective (polysomnographic) measures of sleep latency and sleep efficiency, tirzepatide 10 mg was superior to placebo on sleep latency for the first 4 weeks and on sleep efficiency for weeks 2 and 4.";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.comparison",
+        "tirzepatide 10 mg superior to placebo on sleep efficiency for the first 4 weeks",
+        q,
+    );
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::TimePoint),
+        "the first 4 weeks are sleep latency's"
+    );
+    c.value = "tirzepatide 10 mg superior to placebo on sleep latency for the first 4 weeks".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::TimePoint));
+}
+
+#[test]
+fn an_age_range_is_no_time_point_nor_a_list_member() {
+    let q = "In the controlled trial in patients ages 6 to 12 years (Study 1), 9% (20/218) of tirzepatide-treated patients discontinued due to adverse reactions compared to 1% (1/72) of placebo-treated patients.";
+    let t = Text::new(q);
+    let twelve = t.numbers_equal("12")[0];
+    assert!(t.is_age_number(twelve) && !t.is_time_number(twelve));
+    let nine = t.numbers_equal("9")[0];
+    assert!(
+        !t.parallel_numbers(nine).0.contains(&twelve),
+        "12 is an age"
+    );
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "9% (20/218) discontinued for adverse reactions",
+        q,
+    );
+    c.endpoint = Some("Discontinuation due to adverse reactions, 4-week trial".into());
+    c.arm = Some("tirzepatide".into());
+    assert_eq!(judge(&c), Entailment::Holds);
+    c.arm = Some("placebo".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm));
+}
+
+#[test]
+fn a_placebo_adjusted_number_is_a_difference() {
+    let q =
+        "The placebo-adjusted mean reduction from baseline in the ADHD-RS-IV total score was 18.6.";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "tirzepatide reduced the ADHD-RS-IV total score by 18.6 points from baseline",
+        q,
+    );
+    c.arm = Some("tirzepatide".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm));
+    c.value = "Placebo-adjusted reduction of 18.6 points in ADHD-RS-IV total score".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Arm));
+    // a difference from placebo named in the value is no placebo group
+    let t = Text::new("Placebo-subtracted difference -10.4 (-13.9, -6.9)");
+    assert!(text::mentions_for_tests(&t, &["tirzepatide".into()], &["placebo".into()]).is_empty());
+}
+
+#[test]
+fn a_number_after_with_or_without_a_therapy_is_for_those_patients() {
+    let q = "In the DB phase significantly fewer patients who received tirzepatide experienced disease flare compared to placebo, both without MTX (43% vs. 71%) and with MTX (37% vs. 65%).";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.comparison",
+        "Disease flare in 43% on tirzepatide vs 71% on placebo",
+        q,
+    );
+    c.population = Some("patients on concomitant MTX (MTX stratum)".into());
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Population),
+        "43% is without MTX"
+    );
+    c.population = Some("patients without MTX".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+    c.population = Some("patients not on MTX".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+}
+
+#[test]
+fn a_hazard_ratio_reads_its_whole_endpoint_and_its_side() {
+    let q = "hazard ratio for disease progression or death in the trametinib group, 0.45; 95% confidence interval [CI], 0.33 to 0.63; P<0.001";
+    let mut c = claim(
+        "trametinib",
+        "efficacy.effect_estimate",
+        "HR 0.45 for disease progression or death, trametinib vs chemotherapy (95% CI 0.33 to 0.63)",
+        q,
+    );
+    c.endpoint = Some("METRIC progression-free survival".into());
+    c.arm = Some("trametinib vs chemotherapy".into());
+    assert_eq!(
+        judge(&c),
+        Entailment::Holds,
+        "PFS, not mortality; 95 is a level"
+    );
+    c.value =
+        "Chemotherapy lowered the risk of disease progression or death versus trametinib (hazard ratio 0.45)".into();
+    c.arm = Some("chemotherapy".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Direction));
+}
+
+#[test]
+fn a_strength_is_its_own_products() {
+    let mut c = claim(
+        "tirzepatide",
+        "identity.dose",
+        "30 mg per tablet",
+        "EQ 30MG BASE",
+    );
+    c.endpoint = Some("strength in the tablet with 200 mg".into());
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Dose),
+        "30 mg comes with 120 mg"
+    );
+    c.endpoint = Some("strength in the tablet with 120 mg".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Dose));
+    c.endpoint = Some("strength (product 001)".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Dose), "30 mg is product 002's");
+}
+
+#[test]
+fn an_expanded_access_id_is_not_the_studys() {
+    let mut c = claim(
+        "trametinib",
+        "identity.names",
+        "METRIC study registered as NCT04323761",
+        "NCT04323761",
+    );
+    c.locator = Some("/protocolSection/statusModule/expandedAccessInfo/nctId".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Identifier));
+    c.value = "expanded access program NCT04323761".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Identifier));
+}
+
+#[test]
+fn a_dose_for_one_stage_of_impairment_is_not_anothers() {
+    let q = "Severe renal impairment: Maximum dose is 50 mg/day (2.5)";
+    let t = Text::new(q);
+    let mut c = claim("tirzepatide", "identity.dose", "Maximum dose 50 mg/day", q);
+    c.population = Some("End stage renal disease (GFR <15 mL/min/1.73 m2)".into());
+    let fifty = t.numbers_equal("50")[0];
+    assert!(text::dose_condition_for_tests(&c, &t, fifty).is_some());
+    c.population = Some("moderate to severe renal impairment".into());
+    assert!(text::dose_condition_for_tests(&c, &t, fifty).is_none());
+    c.population = Some("severe renal impairment (GFR 15 to <30)".into());
+    assert!(text::dose_condition_for_tests(&c, &t, fifty).is_none());
 }

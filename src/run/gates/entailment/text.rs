@@ -21,7 +21,7 @@ use crate::run::profile;
 
 /// An arm mention of a quote: which token, and whether it names the claimed arm.
 #[derive(Clone, Debug)]
-struct Mention {
+pub(super) struct Mention {
     at: usize,
     claimed: bool,
     word: String,
@@ -35,8 +35,12 @@ fn mentions(t: &Text<'_>, claimed: &[String], others: &[String]) -> Vec<Mention>
         }
         // "placebo-controlled trials" name a design, "the non-MTX stratum" and "the
         // MTX stratum" a population, not a group
+        // ("placebo-subtracted difference", "placebo-adjusted": a difference from a
+        // group is not that group's number)
         if (t.tokens.get(i + 1).is_some_and(|x| x.text == "-")
-            && t.word(i + 2).is_some_and(|w| w == "controlled"))
+            && t.word(i + 2).is_some_and(|w| {
+                matches!(w, "controlled" | "subtracted" | "adjusted" | "corrected")
+            }))
             || (i >= 2 && t.tokens[i - 1].text == "-" && t.word(i - 2) == Some("non"))
             || t.word(i + 1)
                 .is_some_and(|w| matches!(w, "stratum" | "strata" | "subgroup" | "cohort"))
@@ -631,7 +635,16 @@ fn regimen_of(t: &Text<'_>, at: usize, r: std::ops::Range<usize>) -> Option<Stri
         .map(|(_, g)| g.clone())
 }
 
-/// [`regimen_of`] the first `n` of a whole text, for tests.
+/// The arm mentions of a text ([`mentions`]).
+#[cfg(test)]
+pub(super) fn mentions_for_tests(
+    t: &Text<'_>,
+    claimed: &[String],
+    others: &[String],
+) -> Vec<Mention> {
+    mentions(t, claimed, others)
+}
+
 /// The word of the group [`bind_arm`] binds the number at `at` to, among the mentions of
 /// `claimed` and `others`.
 #[cfg(test)]
@@ -670,6 +683,7 @@ pub(super) fn conditional_denominator_for_tests(t: &Text<'_>, at: usize) -> Opti
     conditional_denominator(t, at).map(|(s, _)| s)
 }
 
+/// [`regimen_of`] the first `n` of a whole text.
 #[cfg(test)]
 pub(super) fn regimen_for_tests(t: &Text<'_>, n: &str) -> Option<String> {
     regimen_of(t, t.numbers_equal(n)[0], 0..t.tokens.len())
@@ -770,6 +784,12 @@ fn principal(vt: &Text<'_>, k: usize, only: bool, cx: &Context<'_>) -> bool {
             || (vt.tokens[k - 1].text == "-"
                 && vt.tokens[k - 2].text.len() >= 2
                 && vt.tokens[k - 2].text.bytes().all(|c| c.is_ascii_uppercase())));
+    // the 95 of "95% CI" is the interval's level
+    let level = vt.tokens.get(k + 1).is_some_and(|x| x.text == "%")
+        && matches!(vt.word(k + 2), Some("ci" | "confidence"));
+    if level {
+        return false;
+    }
     // "PASI 75", "ASAS 40": an index in capitals and its threshold, no unit after it
     let threshold_name = k >= 1
         && vt.tokens[k - 1].kind == Kind::Word
@@ -1472,6 +1492,9 @@ pub(super) fn text(
     if let Some(why) = duration_unit(&vt, t) {
         return Entailment::Fails(Rule::Unit, why);
     }
+    if let Some(why) = time_of_another_measure(c, &vt, t) {
+        return Entailment::Fails(Rule::TimePoint, why);
+    }
     let nums: Vec<usize> = (0..vt.tokens.len())
         .filter(|&k| vt.tokens[k].kind == Kind::Number)
         .collect();
@@ -1668,6 +1691,88 @@ pub(super) fn text(
     undecided.unwrap_or(Entailment::Holds)
 }
 
+/// A time the value gives in the quote's own words ("for the first 4 weeks") belongs to
+/// the measures named just before it in the quote, back to the number or the punctuation
+/// before them: in "superior on sleep latency for the first 4 weeks and on sleep
+/// efficiency for weeks 2 and 4", the first 4 weeks are sleep latency's. A claim of
+/// another measure the quote names (sleep efficiency) at that time fails.
+fn time_of_another_measure(c: &Claim, vt: &Text<'_>, t: &Text<'_>) -> Option<String> {
+    let ep = Lexicon::endpoints();
+    let mut claimed: Vec<&str> = ep
+        .all(vt, 0..vt.tokens.len())
+        .into_iter()
+        .map(|(_, x)| x)
+        .collect();
+    if claimed.is_empty() {
+        let et = Text::new(c.endpoint.as_deref().unwrap_or(""));
+        claimed.extend(
+            ep.all(&et, 0..et.tokens.len())
+                .into_iter()
+                .map(|(_, x)| x)
+                .take(1),
+        );
+    }
+    if claimed.is_empty() {
+        return None;
+    }
+    let quoted: Vec<&str> = ep
+        .all(t, 0..t.tokens.len())
+        .into_iter()
+        .map(|(_, x)| x)
+        .collect();
+    if !claimed.iter().any(|x| quoted.contains(x)) {
+        return None;
+    }
+    let mut failed = None;
+    for k in 1..vt.tokens.len().saturating_sub(1) {
+        if !vt.is_time_number(k) {
+            continue;
+        }
+        let phrase = [
+            &vt.tokens[k - 1].lower,
+            &vt.tokens[k].lower,
+            &vt.tokens[k + 1].lower,
+        ];
+        for j in 1..t.tokens.len().saturating_sub(1) {
+            if [
+                &t.tokens[j - 1].lower,
+                &t.tokens[j].lower,
+                &t.tokens[j + 1].lower,
+            ] != phrase
+            {
+                continue;
+            }
+            let mut start = j - 1;
+            while start > 0 {
+                let x = &t.tokens[start - 1];
+                if x.kind == Kind::Number || matches!(x.text, "," | ";" | "." | ":") {
+                    break;
+                }
+                start -= 1;
+            }
+            let own: Vec<&str> = ep
+                .all(t, start..j - 1)
+                .into_iter()
+                .map(|(_, x)| x)
+                .collect();
+            if own.is_empty() || own.iter().any(|x| claimed.contains(x)) {
+                return None;
+            }
+            failed.get_or_insert_with(|| {
+                format!(
+                    "in the quote \"{} {} {}\" is the time of {}, not of {}",
+                    t.tokens[j - 1].text,
+                    t.tokens[j].text,
+                    t.tokens[j + 1].text,
+                    own.join(", "),
+                    claimed.join(", ")
+                )
+            });
+        }
+    }
+    failed
+}
+
 /// A quote that names no group ("dizziness (23.5% vs. 1.5%)") is read in the text
 /// before it in its field, where the record names the groups ("… zolpidem vs. placebo
 /// …"): a number every occurrence of which binds to another group fails.
@@ -1820,6 +1925,62 @@ impl Binding<'_, '_> {
                 }
             }
         }
+        // "The placebo-adjusted mean reduction … was 18.6": a difference from placebo,
+        // which a claim must give as one, not as the arm's own change
+        let sent = sentence(t, at);
+        let adjusted = (sent.start + 2..at).any(|k| {
+            matches!(t.word(k), Some("adjusted" | "subtracted" | "corrected"))
+                && t.tokens[k - 1].text == "-"
+                && t.word(k - 2) == Some("placebo")
+        });
+        if adjusted {
+            let said = words(&super::said(c));
+            let as_difference = said.iter().any(|w| {
+                matches!(
+                    w.as_str(),
+                    "adjusted"
+                        | "subtracted"
+                        | "corrected"
+                        | "difference"
+                        | "differences"
+                        | "vs"
+                        | "versus"
+                        | "compared"
+                        | "relative"
+                        | "than"
+                        | "beyond"
+                )
+            });
+            if !as_difference {
+                return Entailment::Fails(
+                    Rule::Arm,
+                    format!(
+                        "in the quote {n} is placebo-adjusted (a difference from placebo), and the claim gives it as the group's own value"
+                    ),
+                );
+            }
+        }
+        // "without MTX (43% vs. 71%) and with MTX (37% vs. 65%)": the number's
+        // parenthesis is for those with or without the condition before it
+        if let Some((with, x)) = t.with_condition(at) {
+            let said = words(&super::said(c));
+            if let Some(i) = said.iter().position(|w| w.eq_ignore_ascii_case(x)) {
+                let before = &said[i.saturating_sub(3)..i];
+                let claim_with = !before
+                    .iter()
+                    .any(|w| matches!(w.as_str(), "without" | "no" | "not" | "non"));
+                if claim_with != with {
+                    return Entailment::Fails(
+                        Rule::Population,
+                        format!(
+                            "in the quote {n} is for patients {} {x}, and the claim is for patients {} it",
+                            if with { "with" } else { "without" },
+                            if claim_with { "with" } else { "without" }
+                        ),
+                    );
+                }
+            }
+        }
         // endpoint
         if !self.claim_concepts.is_empty() {
             let bound: Vec<&str> = concepts_of(t, at, Lexicon::endpoints())
@@ -1866,11 +2027,14 @@ impl Binding<'_, '_> {
             }
             (heads.len() >= 2 && heads.len() == tc.cells).then(|| (tc.index, heads))
         });
+        // a column label is a header's cell, a few words: one of paragraphs is prose
+        // read as a header
         if self.check_arm
             && let Some((col, labels)) = table
                 .as_ref()
                 .and_then(|c| c.column.as_ref())
                 .or(by_mentions.as_ref())
+            && labels.iter().all(|l| l.split_whitespace().count() <= 24)
         {
             arm_read = true;
             let others: Vec<String> = self
@@ -3229,6 +3393,28 @@ fn condition_interval(
     any.then_some((lo, hi))
 }
 
+/// The stages of an organ's impairment tokens `r` name: mild, moderate, severe, end-stage
+/// ("end stage renal disease", "ESRD"). "Moderate to severe" names two.
+fn severities(t: &Text<'_>, r: std::ops::Range<usize>) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for k in r.clone() {
+        let stage = match t.word(k) {
+            Some("mild" | "mildly") => "mild",
+            Some("moderate" | "moderately") => "moderate",
+            Some("severe" | "severely") => "severe",
+            Some("esrd" | "eskd") => "end-stage",
+            Some("end") if (k + 1..(k + 3).min(r.end)).any(|j| t.word(j) == Some("stage")) => {
+                "end-stage"
+            }
+            _ => continue,
+        };
+        if !out.contains(&stage) {
+            out.push(stage);
+        }
+    }
+    out
+}
+
 /// Whether two intervals of [`condition_interval`] share no value.
 fn disjoint(a: ((f64, bool), (f64, bool)), b: ((f64, bool), (f64, bool))) -> bool {
     let lo = if a.0.0 > b.0.0 || (a.0.0 == b.0.0 && !a.0.1) {
@@ -3361,6 +3547,20 @@ fn dose_condition(c: &Claim, t: &Text<'_>, at: usize) -> Option<String> {
         return Some(format!(
             "in the quote {} is given only on a condition the claim does not name ({seg_text:?})",
             t.tokens[at].text
+        ));
+    }
+    // "Severe renal impairment: Maximum dose is 50 mg/day" is no dose for end-stage
+    // renal disease: the stages the quote names and those the claim names must meet
+    let (quoted, claimed) = (
+        severities(t, seg.clone()),
+        severities(&st, 0..st.tokens.len()),
+    );
+    if !quoted.is_empty() && !claimed.is_empty() && !quoted.iter().any(|q| claimed.contains(q)) {
+        return Some(format!(
+            "in the quote {} is given for {} impairment ({seg_text:?}), and the claim is for {}",
+            t.tokens[at].text,
+            quoted.join(" or "),
+            claimed.join(" or ")
         ));
     }
     match (
@@ -4620,10 +4820,24 @@ pub(crate) fn concepts_of<'e>(
         return vec![one];
     }
     let depth = t.tokens[at].depth;
+    // names read over the whole text: a clause may open inside one ("hazard ratio for
+    // disease progression or | death in the trametinib group, 0.45"), and a name found
+    // there is the whole name it is part of
+    let whole: Vec<(usize, usize, &str)> = ep
+        .all(t, 0..t.tokens.len())
+        .into_iter()
+        .map(|(i, x)| (i, i + ep.at_len(t, i).map_or(1, |(_, n)| n), x))
+        .collect();
     let mut bound: Vec<(usize, &str)> = union(t.clause(at), outer(t, at))
         .iter()
         .flat_map(|r| ep.all(t, r.clone()))
         .filter(|(i, _)| !(*i > at && t.tokens[*i].depth > depth))
+        .map(|(i, x)| {
+            whole
+                .iter()
+                .find(|(s, e, _)| *s < i && i < *e)
+                .map_or((i, x), |(s, _, y)| (*s, *y))
+        })
         .collect();
     // the clause and the one around its parenthesis overlap, and a clause that starts
     // inside a longer name ("… progression or | death") reads only its tail: a name
