@@ -4203,6 +4203,15 @@ fn a_number_after_with_or_without_a_therapy_is_for_those_patients() {
     assert_ne!(rule(&judge(&c)), Some(Rule::Population));
     c.population = Some("patients not on MTX".into());
     assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+    // the therapy before a parenthesis that compares the groups is no group itself
+    c.value = "Disease flare in 37% on tirzepatide".into();
+    c.arm = Some("tirzepatide".into());
+    c.population = Some("patients on MTX".into());
+    assert_eq!(
+        judge(&c),
+        Entailment::Holds,
+        "37 is tirzepatide's, with MTX"
+    );
 }
 
 #[test]

@@ -47,6 +47,9 @@ fn mentions(t: &Text<'_>, claimed: &[String], others: &[String]) -> Vec<Mention>
             // "patients receiving concomitant MTX", "patients not receiving methotrexate":
             // a therapy beside the group's, or one it lacks, is no group
             || (i >= 1 && matches!(t.word(i - 1), Some("concomitant" | "without")))
+            // "with MTX (37% vs. 65%)": a therapy whose parenthesis compares the groups
+            // is the stratum the groups are compared in
+            || (i >= 1 && t.word(i - 1) == Some("with") && compared_aside(t, i + 1))
             || (i >= 2 && t.word(i - 1) == Some("receiving") && t.word(i - 2) == Some("not"))
             // "an inadequate response to MTX": a therapy the patients had before, not a
             // group of the trial
@@ -82,6 +85,17 @@ fn mentions(t: &Text<'_>, claimed: &[String], others: &[String]) -> Vec<Mention>
         }
     }
     out
+}
+
+/// Whether a parenthesis opens at `k` and compares ("(37% vs. 65%)").
+fn compared_aside(t: &Text<'_>, k: usize) -> bool {
+    let Some(open) = t.tokens.get(k).filter(|x| x.text == "(") else {
+        return false;
+    };
+    let inner = open.depth + 1;
+    (k + 1..t.tokens.len())
+        .take_while(|&j| t.tokens[j].depth >= inner)
+        .any(|j| matches!(t.word(j), Some("vs" | "versus")))
 }
 
 /// The mention a number is bound to in a text: a parallel list ("39% 4%" under
