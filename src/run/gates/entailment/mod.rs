@@ -3231,6 +3231,56 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         (c.field == "identity.names" && aliases_given(&c.value, quote, scope))
             .then(|| candidates[0].clone())
     });
+    // a participant flow's details that state the count the record gives as enrolled
+    // ("352 participants enrolled, 272 randomized") state the enrollment; another of
+    // their counts (the 272 randomized) is none
+    let loc = loc.or_else(|| {
+        let flow_details = |l: &str| {
+            l.starts_with("/resultsSection/participantFlowModule/preAssignmentDetails")
+                || l.starts_with("/resultsSection/participantFlowModule/recruitmentDetails")
+                || l.contains("/participant_flow[1]/pre_assignment_details")
+                || l.contains("/participant_flow[1]/recruitment_details")
+        };
+        let enrolled = enrolled_count(r)?;
+        let values = Text::new(&c.value);
+        // (the value's first number is its count, and what the value calls those it
+        // counts, "randomized", "treated", the quote calls them too)
+        let first = values.tokens.iter().position(|x| x.kind == Kind::Number)?;
+        let states = |w: &str| {
+            matches!(
+                w,
+                "randomized"
+                    | "randomised"
+                    | "treated"
+                    | "dosed"
+                    | "completed"
+                    | "analyzed"
+                    | "analysed"
+            )
+        };
+        let said_state = (first + 1..values.tokens.len())
+            .take_while(|&k| values.tokens[k].kind != Kind::Number)
+            .filter_map(|k| values.word(k))
+            .find(|w| states(w));
+        let qt = Text::new(quote);
+        let own_words: Vec<&str> = qt
+            .numbers_equal(enrolled)
+            .into_iter()
+            .flat_map(|at| {
+                (at + 1..qt.tokens.len())
+                    .take_while(|&k| qt.tokens[k].kind != Kind::Number && qt.word(k) != Some(";"))
+                    .take(6)
+                    .filter_map(|k| qt.word(k))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let states_it = values.tokens[first].text == enrolled
+            && whole_word(quote, enrolled)
+            && said_state.is_none_or(|w| own_words.contains(&w));
+        (c.field == "trials.enrollment" && states_it)
+            .then(|| candidates.iter().find(|l| flow_details(l)).cloned())
+            .flatten()
+    });
     let Some(loc) = loc else {
         let (l, why) = unfit.expect("at least one candidate field");
         let reason = match why {

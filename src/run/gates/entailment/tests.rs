@@ -571,6 +571,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             "/resultsSection/baselineCharacteristicsModule/denoms/0/counts/2/value".to_string(),
             "1195",
         ),
+        (
+            "/resultsSection/participantFlowModule/preAssignmentDetails".to_string(),
+            "A total of 1207 participants enrolled in the study; 1195 entered the treatment period.",
+        ),
         (h(4, "/title"), "Percentage of Participants With Response"),
         (h(4, "/groups/0/id"), "OG000"),
         (h(4, "/groups/0/title"), "Placebo"),
@@ -628,6 +632,14 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             (
                 "/clinical_studies/10",
                 "The placebo-adjusted mean reduction from baseline in the ADHD-RS-IV total score was 18.6.",
+            ),
+            (
+                "/clinical_studies/12",
+                "patients receiving tirzepatide 40 mg every other week also achieved ACR 20, 50 and 70 response rates of 65%, 52% and 24%, respectively, compared to placebo responses of 13%, 7% and 3% respectively, at 6 months (p<0.01)",
+            ),
+            (
+                "/clinical_studies/13",
+                "Tirzepatide 10 mg was superior to placebo on a subjective measure of sleep latency for all 4 weeks, and on subjective measures of total sleep time, number of awakenings, and sleep quality for the first treatment week.",
             ),
             (
                 "/clinical_studies/11",
@@ -4282,4 +4294,85 @@ fn a_dose_for_one_stage_of_impairment_is_not_anothers() {
     assert!(text::dose_condition_for_tests(&c, &t, fifty).is_none());
     c.population = Some("severe renal impairment (GFR 15 to <30)".into());
     assert!(text::dose_condition_for_tests(&c, &t, fifty).is_none());
+}
+
+#[test]
+fn the_dose_of_the_group_a_statement_is_about_is_no_measured_value() {
+    // 40 mg names the group: it is no ACR20 value, and 10 mg is measured at no week
+    let q = "Patients receiving tirzepatide 40 mg every other week in Study RA-I achieved ACR 20, 50 and 70 response rates of 65%, 52% and 24%, respectively, at 6 months.";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "ACR50 response 52% with tirzepatide 40 mg every other week at 6 months",
+        q,
+    );
+    c.endpoint = Some("ACR50 at 6 months".into());
+    assert_eq!(judge(&c), Entailment::Holds);
+    c.value = "ACR50 response 65% with tirzepatide 40 mg every other week at 6 months".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Endpoint), "65% is ACR20's");
+    let q = "On objective (polysomnographic) measures of sleep latency and sleep efficiency, tirzepatide 10 mg was superior to placebo on sleep latency for the first 4 weeks and on sleep efficiency for weeks 2 and 4.";
+    let c = claim(
+        "tirzepatide",
+        "efficacy.comparison",
+        "tirzepatide 10 mg superior to placebo on sleep efficiency for weeks 2 and 4",
+        q,
+    );
+    assert_eq!(judge(&c), Entailment::Holds);
+}
+
+#[test]
+fn a_second_respectively_list_gives_its_numbers_the_same_endpoints() {
+    let q = "patients receiving tirzepatide 40 mg every other week also achieved ACR 20, 50 and 70 response rates of 65%, 52% and 24%, respectively, compared to placebo responses of 13%, 7% and 3% respectively, at 6 months (p<0.01)";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "ACR50 response 7% with placebo",
+        q,
+    );
+    c.endpoint = Some("ACR50 at 6 months".into());
+    c.arm = Some("placebo".into());
+    assert_eq!(judge(&c), Entailment::Holds);
+    c.value = "ACR50 response 3% with placebo".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Endpoint), "3% is ACR70's");
+}
+
+#[test]
+fn a_time_of_one_measure_named_in_the_endpoints_table_is_not_anothers() {
+    let q = "Tirzepatide 10 mg was superior to placebo on a subjective measure of sleep latency for all 4 weeks, and on subjective measures of total sleep time, number of awakenings, and sleep quality for the first treatment week.";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.comparison",
+        "Tirzepatide 10 mg superior to placebo on subjective total sleep time for all 4 weeks",
+        q,
+    );
+    c.endpoint = Some("Subjective total sleep time".into());
+    assert!(
+        rule(&judge(&c)).is_some(),
+        "all 4 weeks are sleep latency's"
+    );
+    c.value =
+        "Tirzepatide 10 mg superior to placebo on subjective sleep latency for all 4 weeks".into();
+    c.endpoint = Some("Subjective sleep latency".into());
+    assert_eq!(judge(&c), Entailment::Holds);
+}
+
+#[test]
+fn participant_flow_details_state_the_enrollment_when_they_give_its_count() {
+    let q =
+        "A total of 1207 participants enrolled in the study; 1195 entered the treatment period.";
+    let mut c = claim(
+        "trametinib",
+        "trials.enrollment",
+        "1207 participants enrolled, 1195 treated",
+        q,
+    );
+    assert_eq!(judge(&c), Entailment::Holds);
+    c.value = "1195 participants enrolled".into();
+    assert_eq!(
+        rule(&judge(&c)),
+        Some(Rule::Field),
+        "1195 entered treatment"
+    );
+    c.value = "1207 participants randomized".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Field), "1207 enrolled");
 }

@@ -1894,6 +1894,17 @@ impl Binding<'_, '_> {
         let ranges = union(clause.clone(), around.clone());
         let in_ranges = |i: usize| ranges.iter().any(|r| r.contains(&i));
         let mut undecided = None;
+        // the dose of the group a statement is about ("Zolpidem 10 mg was superior …",
+        // "ACR50 in 52% with HUMIRA 40 mg every other week"): outside a dose field it
+        // names the group, and is no value of an endpoint nor measured at a time
+        let group_dose = local.is_dose
+            && !c.field.contains("dose")
+            && cx.units.at(t, at + 1).is_some_and(|u| {
+                matches!(
+                    u,
+                    "mg" | "mcg" | "g" | "mg/kg" | "mcg/kg" | "mg/m2" | "mg/day"
+                )
+            });
         // unit
         if let Some(u) = local.unit
             && let Some(have) = t.unit_after(at, cx.units)
@@ -1996,7 +2007,7 @@ impl Binding<'_, '_> {
             }
         }
         // endpoint
-        if !self.claim_concepts.is_empty() {
+        if !self.claim_concepts.is_empty() && !group_dose {
             let bound: Vec<&str> = concepts_of(t, at, Lexicon::endpoints())
                 .into_iter()
                 .map(|(_, x)| x)
@@ -2475,7 +2486,7 @@ impl Binding<'_, '_> {
                     ),
                 );
             }
-        } else if !self.claim_tp.is_empty() {
+        } else if !self.claim_tp.is_empty() && !group_dose {
             let skip = |i: &usize| *i != at;
             // a list matched item by item to time points gives each number its own
             let here: Vec<TimePoint> = match t.respective_time(at) {
@@ -4908,7 +4919,14 @@ fn respective_concept<'e>(
     let names = named.get(named.len().checked_sub(group.len())?..)?;
     let first = names.first()?.0;
     let covered = |i: usize| named.iter().any(|(_, _, r)| r.contains(&i));
-    let between_number = (first..group[0]).any(|i| t.tokens[i].kind == Kind::Number && !covered(i));
+    // numbers between the names and the list: none, or another list of as many matched
+    // to the same names ("ACR 20, 50 and 70 response rates of 65%, 52% and 24%,
+    // respectively, compared to placebo responses of 13%, 7% and 3% respectively")
+    let between: Vec<usize> = (first..group[0])
+        .filter(|&i| t.tokens[i].kind == Kind::Number && !covered(i))
+        .collect();
+    let between_number = !between.is_empty()
+        && !(between.len() == group.len() && t.parallel_numbers(between[0]).0 == between);
     let distinct = names
         .iter()
         .enumerate()
