@@ -68,7 +68,8 @@ if [ -f "$REAL/portfolio.toml" ]; then
   # 3.2% / 3.4%, ninety-ninth 3.2% / 6.9%, hundredth 3.2% / 6.9%, hundred-and-first
   # 9.7% / 10.3%, hundred-and-second 0% / 6.9%, hundred-and-third 6.5% / 13.8%,
   # hundred-and-fourth 0% / 3.4%, hundred-and-fifth 0% / 0%, hundred-and-sixth 0% / 6.9%,
-  # hundred-and-seventh 3.2% / 3.4%.
+  # hundred-and-seventh 3.2% / 3.4%, hundred-and-eighth 6.5% / 3.4%, hundred-and-ninth
+  # 3.2% / 0%.
   for n in third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth \
       fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth twentyfirst \
       twentysecond twentythird twentyfourth twentyfifth twentysixth twentyseventh \
@@ -85,7 +86,8 @@ if [ -f "$REAL/portfolio.toml" ]; then
       eightyfourth eightyfifth eightysixth eightyseventh eightyeighth eightyninth \
       ninetieth ninetyfirst ninetysecond ninetythird ninetyfourth ninetyfifth \
       ninetysixth ninetyseventh ninetyeighth ninetyninth hundredth hundredfirst \
-      hundredsecond hundredthird hundredfourth hundredfifth hundredsixth hundredseventh; do
+      hundredsecond hundredthird hundredfourth hundredfifth hundredsixth hundredseventh \
+      hundredeighth hundredninth; do
     echo "== real corpus, $n set (tests/entailment/${n}_real.jsonl)"
     score "tests/entailment/${n}_real.jsonl" "$tmp/real" "$@"
   done

@@ -3202,6 +3202,32 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
             ),
         );
     }
+    // an abstract's BACKGROUND ("BRAF mutations are found in 50% of patients with
+    // advanced melanoma") states what was known, not the study's results
+    if (c.field.starts_with("efficacy.") || c.field.starts_with("safety."))
+        && r.family == crate::domain::Family::Pubmed
+    {
+        let place = c
+            .locator
+            .as_deref()
+            .filter(|l| !l.is_empty())
+            .unwrap_or(&r.locators[field]);
+        let category = ["@NlmCategory", "@Label"].iter().find_map(|a| {
+            let want = format!("{place}/{a}");
+            r.locators
+                .iter()
+                .position(|l| *l == want)
+                .map(|i| r.field_text(i).trim())
+        });
+        if category.is_some_and(|k| k.eq_ignore_ascii_case("background")) {
+            return Entailment::Fails(
+                Rule::Field,
+                format!(
+                    "the quote is the abstract's background ({place}), not the study's results"
+                ),
+            );
+        }
+    }
     // field fitness: at the locator given, else at some field holding the quote
     let given = c.locator.as_deref().filter(|l| !l.is_empty());
     let fam = r.family.as_str();
@@ -4279,13 +4305,31 @@ fn narrower_group(c: &Claim, group: &str, all: &[String]) -> Option<Entailment> 
         w
     };
     let want = set(arm);
-    let exact = all.iter().find(|g| set(g) == want)?;
-    (set(group) != want).then(|| {
+    // the group whose title is the claimed arm's words, or else the one group whose title
+    // holds them all ("SFE OL CZP 200 mg Q2W" is "SFE OL CZP 200 mg Q2W (SS)")
+    let holds = |g: &String| {
+        let have = set(g);
+        want.iter().all(|w| have.contains(w))
+    };
+    let fails = |named: &String| {
         Entailment::Fails(
             Rule::Arm,
-            format!("the record gives this number for the group {group:?}, not for {exact:?}"),
+            format!("the record gives this number for the group {group:?}, not for {named:?}"),
         )
-    })
+    };
+    if let Some(exact) = all.iter().find(|g| set(g) == want) {
+        return (set(group) != want).then(|| fails(exact));
+    }
+    // (an arm of a few words that the number's group lacks several of: a drug's name
+    // alone is in some titles and not in others)
+    let have = set(group);
+    let missing = want.iter().filter(|w| !have.contains(w)).count();
+    if want.len() < 3 || missing < 2 {
+        return None;
+    }
+    let mut holding = all.iter().filter(|g| holds(g));
+    let one = holding.next()?;
+    holding.next().is_none().then(|| fails(one))
 }
 
 fn structured_one(

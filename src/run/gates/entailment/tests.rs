@@ -27,6 +27,14 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 SURVIVAL,
             ),
             (
+                "/PubmedArticle[1]/MedlineCitation[1]/Article[1]/Abstract[1]/AbstractText[1]",
+                "Activating kinase mutations are found in 50% of patients with advanced melanoma.",
+            ),
+            (
+                "/PubmedArticle[1]/MedlineCitation[1]/Article[1]/Abstract[1]/AbstractText[1]/@Label",
+                "BACKGROUND",
+            ),
+            (
                 "/PubmedArticle[1]/MedlineCitation[1]/Article[1]/Abstract[1]/AbstractText[5]",
                 "hazard ratio for disease progression or death in the trametinib group, 0.45; 95% confidence interval [CI], 0.33 to 0.63; P<0.001",
             ),
@@ -632,6 +640,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             (
                 "/clinical_studies/10",
                 "The placebo-adjusted mean reduction from baseline in the ADHD-RS-IV total score was 18.6.",
+            ),
+            (
+                "/dosage_and_administration/12",
+                "Begin a maintenance dose of 40 mg every other week. For patients with Ulcerative Colitis only: Only continue tirzepatide in patients who have shown evidence of clinical remission by eight weeks (Day 57) of therapy.",
             ),
             (
                 "/clinical_studies/12",
@@ -4375,4 +4387,54 @@ fn participant_flow_details_state_the_enrollment_when_they_give_its_count() {
     );
     c.value = "1207 participants randomized".into();
     assert_eq!(rule(&judge(&c)), Some(Rule::Field), "1207 enrolled");
+}
+
+#[test]
+fn a_claimed_arm_only_another_groups_title_holds_is_that_group() {
+    let all: Vec<String> = [
+        "Placebo (SS)",
+        "CZP 200 mg Q2W (SS)",
+        "Placebo->OL CZP (SS)",
+        "CZP->OL CZP (SS)",
+        "SFE OL CZP 200 mg Q2W (SS)",
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut c = claim("trametinib", "efficacy.value", "TEAEs in 65.0%", "65.0");
+    c.arm = Some("SFE OL CZP 200 mg Q2W".into());
+    assert_eq!(
+        rule(&narrower_group(&c, "CZP->OL CZP (SS)", &all).unwrap()),
+        Some(Rule::Arm)
+    );
+    assert!(narrower_group(&c, "SFE OL CZP 200 mg Q2W (SS)", &all).is_none());
+    // a name alone is in several titles: it names none of them
+    c.arm = Some("CZP".into());
+    assert!(narrower_group(&c, "Placebo->OL CZP (SS)", &all).is_none());
+}
+
+#[test]
+fn a_sentence_for_some_patients_only_is_not_for_others() {
+    let q = "Only continue tirzepatide in patients who have shown evidence of clinical remission by eight weeks (Day 57) of therapy.";
+    let mut c = claim(
+        "tirzepatide",
+        "identity.dose",
+        "Continue tirzepatide only if clinical remission by eight weeks (Day 57)",
+        q,
+    );
+    c.population = Some("Adults with Crohn's disease".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population));
+    c.population = Some("Adults with ulcerative colitis".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+}
+
+#[test]
+fn an_abstracts_background_is_no_result() {
+    let q = "Activating kinase mutations are found in 50% of patients with advanced melanoma.";
+    let c = claim(
+        "trametinib",
+        "efficacy.value",
+        "Response in 50% of patients with advanced melanoma",
+        q,
+    );
+    assert_eq!(rule(&judge(&c)), Some(Rule::Field));
 }

@@ -1287,6 +1287,53 @@ fn lead_in_condition(c: &Claim, r: &EvidenceRecord) -> Option<String> {
     )
 }
 
+/// A quote right after "For patients with Ulcerative Colitis only:" in its field is for
+/// those patients only: a claim whose population names other ones (Crohn's disease),
+/// and none of the words of theirs, is not what it says.
+fn only_for(c: &Claim, r: &EvidenceRecord) -> Option<String> {
+    let q = c.quote.as_deref()?;
+    let field = r.field_text(r.find(q)?);
+    let lead = field[..field.find(q)?].trim_end();
+    let head = lead.strip_suffix(':')?.trim_end().strip_suffix(" only")?;
+    let low = head.to_lowercase();
+    let phrase = &head[low.rfind("for ")? + 4..];
+    if phrase.len() > 80 || phrase.contains(['.', ';', ':']) {
+        return None;
+    }
+    let content = |s: &str| -> Vec<String> {
+        s.split(|ch: char| !ch.is_alphanumeric())
+            .map(str::to_lowercase)
+            .filter(|w| {
+                w.len() >= 4
+                    && !matches!(
+                        w.as_str(),
+                        "patients"
+                            | "with"
+                            | "adult"
+                            | "adults"
+                            | "pediatric"
+                            | "children"
+                            | "subjects"
+                            | "those"
+                            | "only"
+                            | "disease"
+                            | "active"
+                    )
+            })
+            .collect()
+    };
+    let (theirs, mine) = (content(phrase), content(c.population.as_deref()?));
+    (!theirs.is_empty() && !mine.is_empty() && !mine.iter().any(|w| theirs.contains(w))).then(
+        || {
+            format!(
+                "the quote is given \"for {} only\", and the claim is for {:?}",
+                phrase.trim(),
+                c.population.as_deref().unwrap_or("")
+            )
+        },
+    )
+}
+
 /// The bounds a text sets on a measure it names right before the sign ("creatinine
 /// clearance ≥ 60 mL/min"): (measure, sign, number).
 fn named_bounds<'a>(t: &'a Text<'a>) -> Vec<(&'a str, &'a str, &'a str)> {
@@ -1531,7 +1578,7 @@ pub(super) fn text(
                 );
             }
         }
-        if let Some(why) = lead_in_condition(c, r) {
+        if let Some(why) = lead_in_condition(c, r).or_else(|| only_for(c, r)) {
             return Entailment::Fails(Rule::Population, why);
         }
         return Entailment::Holds;
@@ -1556,6 +1603,7 @@ pub(super) fn text(
     }
     if let Some(why) = antecedent_population(c, r)
         .or_else(|| lead_in_condition(c, r))
+        .or_else(|| only_for(c, r))
         .or_else(|| condition_breadth(c, r))
         .or_else(|| population_bound(c))
     {
