@@ -646,6 +646,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "Begin a maintenance dose of 40 mg every other week. For patients with Ulcerative Colitis only: Only continue tirzepatide in patients who have shown evidence of clinical remission by eight weeks (Day 57) of therapy.",
             ),
             (
+                "/adverse_reactions/12",
+                "In Study JIA-II, 78% of patients experienced an infection while receiving tirzepatide. Serious infections were observed in 9% of patients receiving tirzepatide in the study.",
+            ),
+            (
                 "/clinical_studies/12",
                 "patients receiving tirzepatide 40 mg every other week also achieved ACR 20, 50 and 70 response rates of 65%, 52% and 24%, respectively, compared to placebo responses of 13%, 7% and 3% respectively, at 6 months (p<0.01)",
             ),
@@ -4278,6 +4282,26 @@ fn a_strength_is_its_own_products() {
     assert_ne!(rule(&judge(&c)), Some(Rule::Dose));
     c.endpoint = Some("strength (product 001)".into());
     assert_eq!(rule(&judge(&c)), Some(Rule::Dose), "30 mg is product 002's");
+    // an approval's record names no population: one the claim names is not refuted
+    c.endpoint = Some("strength (product 002)".into());
+    c.population = Some("Adults".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+}
+
+#[test]
+fn the_study_a_quote_calls_the_study_is_the_one_named_before_it() {
+    let q =
+        "Serious infections were observed in 9% of patients receiving tirzepatide in the study.";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.serious_ae_affected",
+        "Serious infections in 9% of tirzepatide-treated patients",
+        q,
+    );
+    c.population = Some("Study JIA-I: patients 4 to 17 years of age".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population));
+    c.population = Some("Study JIA-II patients".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
 }
 
 #[test]

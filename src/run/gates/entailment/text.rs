@@ -1287,6 +1287,53 @@ fn lead_in_condition(c: &Claim, r: &EvidenceRecord) -> Option<String> {
     )
 }
 
+/// The study ids a text names ("Study JIA-II", "Study 7"), in order.
+fn study_ids(s: &str) -> Vec<String> {
+    let ws: Vec<&str> = s.split_whitespace().collect();
+    ws.windows(2)
+        .filter(|p| p[0].eq_ignore_ascii_case("study"))
+        .map(|p| p[1].trim_matches(|ch: char| !ch.is_alphanumeric()))
+        // written as ids are: capitals, digits and hyphens, with a digit or a hyphen, or
+        // a roman numeral ("JIA-II", "7", "II"; not "included")
+        .filter(|id| {
+            !id.is_empty()
+                && id.len() <= 8
+                && id
+                    .chars()
+                    .all(|ch| ch.is_ascii_uppercase() || ch.is_ascii_digit() || ch == '-')
+                && (id.chars().any(|ch| ch.is_ascii_digit() || ch == '-')
+                    || id.chars().all(|ch| matches!(ch, 'I' | 'V' | 'X')))
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// A quote that says only "the study" ("Serious infections were observed in 9% of
+/// patients receiving HUMIRA in the study") speaks of the study its field named last
+/// before it ("In Study JIA-II, …"): a claim for another study of the label (Study
+/// JIA-I) is not what it says.
+fn study_named_before(c: &Claim, r: &EvidenceRecord) -> Option<String> {
+    let q = c.quote.as_deref()?;
+    let low = q.to_lowercase();
+    if !(low.contains("the study") || low.contains("this study")) || !study_ids(q).is_empty() {
+        return None;
+    }
+    let field = r.field_text(r.find(q)?);
+    let lead = &field[..field.find(q)?];
+    let mut from = lead.len().saturating_sub(800);
+    while !lead.is_char_boundary(from) {
+        from += 1;
+    }
+    let before = study_ids(&lead[from..]).pop()?;
+    let claimed = study_ids(&super::said(c));
+    (!claimed.is_empty() && !claimed.contains(&before)).then(|| {
+        format!(
+            "the quote's study is Study {before}, named before it, and the claim is for Study {}",
+            claimed[0]
+        )
+    })
+}
+
 /// A quote right after "For patients with Ulcerative Colitis only:" in its field is for
 /// those patients only: a claim whose population names other ones (Crohn's disease),
 /// and none of the words of theirs, is not what it says.
@@ -1604,6 +1651,7 @@ pub(super) fn text(
     if let Some(why) = antecedent_population(c, r)
         .or_else(|| lead_in_condition(c, r))
         .or_else(|| only_for(c, r))
+        .or_else(|| study_named_before(c, r))
         .or_else(|| condition_breadth(c, r))
         .or_else(|| population_bound(c))
     {
@@ -2692,8 +2740,11 @@ impl Binding<'_, '_> {
             let want = distinctive(c.population.as_deref().unwrap_or(""));
             let all: HashSet<&str> = t.tokens.iter().map(|x| x.lower.as_str()).collect();
             // the population may be named around the quote (a section heading, a group's
-            // label): only a population the record never names fails
-            if !want.iter().any(|w| all.contains(w.as_str()))
+            // label): only a population the record never names fails (an approval's
+            // record names no population at all: a product's strength is for whomever
+            // its label says)
+            if self.record.family != crate::domain::Family::Drugsfda
+                && !want.iter().any(|w| all.contains(w.as_str()))
                 && !{
                     let low = self.record.joined.to_lowercase();
                     want.iter().any(|w| low.contains(stem(w)))
