@@ -229,10 +229,7 @@ pub(super) fn check(
     cx: &Context<'_>,
 ) -> Option<Entailment> {
     let quote = c.quote.as_deref()?;
-    let mut from = quote_at.saturating_sub(REACH);
-    while !field.is_char_boundary(from) {
-        from -= 1;
-    }
+    let from = field.floor_char_boundary(quote_at.saturating_sub(REACH));
     let before = &field[from..quote_at];
     // no count, no header: most text is passed over without reading it
     if memchr::memchr(b'=', before.as_bytes()).is_none() {

@@ -3027,10 +3027,7 @@ fn repackager(c: &Claim, r: &EvidenceRecord) -> Option<Entailment> {
     }
     let text = r.joined.to_ascii_lowercase();
     for (at, _) in text.match_indices(&value) {
-        let mut from = at.saturating_sub(60);
-        while !text.is_char_boundary(from) {
-            from += 1;
-        }
+        let from = text.ceil_char_boundary(at.saturating_sub(60));
         // the words just before the name, within its own field
         let start = text[from..at].rfind('\0').map_or(from, |k| from + k + 1);
         let before = &text[start..at];

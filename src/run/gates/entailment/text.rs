@@ -1259,10 +1259,7 @@ fn lead_in_condition(c: &Claim, r: &EvidenceRecord) -> Option<String> {
         None => {
             let field = r.field_text(r.find(q)?);
             let lead = &field[..field.find(q)?];
-            let mut from = lead.len().saturating_sub(200);
-            while !lead.is_char_boundary(from) {
-                from += 1;
-            }
+            let from = lead.ceil_char_boundary(lead.len().saturating_sub(200));
             let near = &lead[from..];
             &near[near.rfind(" in ")? + 4..]
         }
@@ -1320,10 +1317,7 @@ fn study_named_before(c: &Claim, r: &EvidenceRecord) -> Option<String> {
     }
     let field = r.field_text(r.find(q)?);
     let lead = &field[..field.find(q)?];
-    let mut from = lead.len().saturating_sub(800);
-    while !lead.is_char_boundary(from) {
-        from += 1;
-    }
+    let from = lead.ceil_char_boundary(lead.len().saturating_sub(800));
     let before = study_ids(&lead[from..]).pop()?;
     let claimed = study_ids(&super::said(c));
     (!claimed.is_empty() && !claimed.contains(&before)).then(|| {
@@ -1903,10 +1897,7 @@ fn arm_in_context(
     // the text just before the quote; then, for a table's header above its rows, further
     // back, read by the header alone
     for (back, header_only) in [(400, false), (1500, true)] {
-        let mut from = pos.saturating_sub(back);
-        while !field.is_char_boundary(from) {
-            from -= 1;
-        }
+        let from = field.floor_char_boundary(pos.saturating_sub(back));
         let before = Text::new(&field[from..pos]).tokens.len();
         let wt = Text::new(&field[from..pos + q.len()]);
         let wms = mentions(&wt, claimed, others);
@@ -1993,14 +1984,13 @@ impl Binding<'_, '_> {
         // the dose of the group a statement is about ("Zolpidem 10 mg was superior …",
         // "ACR50 in 52% with HUMIRA 40 mg every other week"): outside a dose field it
         // names the group, and is no value of an endpoint nor measured at a time
-        let group_dose = local.is_dose
-            && !c.field.contains("dose")
-            && cx.units.at(t, at + 1).is_some_and(|u| {
-                matches!(
-                    u,
-                    "mg" | "mcg" | "g" | "mg/kg" | "mcg/kg" | "mg/m2" | "mg/day"
-                )
-            });
+        let quote_is_dose = cx.units.at(t, at + 1).is_some_and(|u| {
+            matches!(
+                u,
+                "mg" | "mcg" | "g" | "mg/kg" | "mcg/kg" | "mg/m2" | "mcg/m2/d" | "mg/day"
+            )
+        });
+        let group_dose = local.is_dose && !c.field.contains("dose") && quote_is_dose;
         // unit
         if let Some(u) = local.unit
             && let Some(have) = t.unit_after(at, cx.units)
@@ -2377,12 +2367,6 @@ impl Binding<'_, '_> {
             }
         }
         // regimen and phase of a dose
-        let quote_is_dose = cx.units.at(t, at + 1).is_some_and(|u| {
-            matches!(
-                u,
-                "mg" | "mcg" | "g" | "mg/kg" | "mcg/kg" | "mg/m2" | "mcg/m2/d" | "mg/day"
-            )
-        });
         if local.is_dose || quote_is_dose || c.field.contains("dose") {
             if (local.is_dose || quote_is_dose)
                 && let Some(why) = dose_condition(c, t, at)
@@ -3400,10 +3384,7 @@ fn subgroup_reported_apart(
             .flat_map(|cue| low.match_indices(cue))
             .any(|(i, cue)| {
                 let rest = &low[i + cue.len()..];
-                let mut end = rest.len().min(120);
-                while !rest.is_char_boundary(end) {
-                    end -= 1;
-                }
+                let end = rest.floor_char_boundary(rest.len().min(120));
                 // the window stays in its sentence
                 let window = rest[..end].split(". ").next().unwrap_or("");
                 Text::new(window)
@@ -3764,10 +3745,7 @@ fn section_ages(r: &EvidenceRecord, quote: &str) -> Vec<usize> {
     };
     let text = r.field_text(i);
     if let Some(pos) = text.find(quote) {
-        let mut from = pos.saturating_sub(CAPTION_REACH);
-        while !text.is_char_boundary(from) {
-            from += 1;
-        }
+        let from = text.ceil_char_boundary(pos.saturating_sub(CAPTION_REACH));
         let above = &text[from..pos];
         let caption = above
             .rmatch_indices("Table ")
