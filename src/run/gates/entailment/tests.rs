@@ -650,6 +650,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "In Study JIA-II, 78% of patients experienced an infection while receiving tirzepatide. Serious infections were observed in 9% of patients receiving tirzepatide in the study.",
             ),
             (
+                "/dosage_and_administration/13",
+                "Pediatric Crohn's Disease (2.4): 17 kg (37 lbs) to < 40 kg (88 lbs): Initial dose (Day 1): 80 mg Second dose two weeks later (Day 15): 40 mg Two weeks later (Day 29): Begin a maintenance dose of 20 mg every other week. ≥ 40 kg (88 lbs): Initial dose (Day 1): 160 mg",
+            ),
+            (
                 "/clinical_studies/12",
                 "patients receiving tirzepatide 40 mg every other week also achieved ACR 20, 50 and 70 response rates of 65%, 52% and 24%, respectively, compared to placebo responses of 13%, 7% and 3% respectively, at 6 months (p<0.01)",
             ),
@@ -4461,4 +4465,19 @@ fn an_abstracts_background_is_no_result() {
         q,
     );
     assert_eq!(rule(&judge(&c)), Some(Rule::Field));
+}
+
+#[test]
+fn a_dose_under_a_weight_bands_heading_is_that_bands() {
+    let q = "Two weeks later (Day 29): Begin a maintenance dose of 20 mg every other week.";
+    let mut c = claim(
+        "tirzepatide",
+        "identity.dose",
+        "Maintenance 20 mg every other week from Day 29",
+        q,
+    );
+    c.population = Some("Pediatric patients weighing >= 40 kg".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population));
+    c.population = Some("Pediatric patients weighing 17 kg to < 40 kg".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
 }

@@ -1284,6 +1284,45 @@ fn lead_in_condition(c: &Claim, r: &EvidenceRecord) -> Option<String> {
     )
 }
 
+/// A dose under a weight band's heading ("17 kg (37 lbs) to < 40 kg (88 lbs): Initial dose
+/// … Two weeks later (Day 29): Begin a maintenance dose of 20 mg") is that band's: the
+/// heading is the last stretch before the quote, between colons, that bounds a weight in
+/// kg. A claim for a band it does not meet (≥ 40 kg) is not what it says.
+fn band_heading(c: &Claim, r: &EvidenceRecord) -> Option<String> {
+    let q = c.quote.as_deref()?;
+    // (">= 40 kg" as the claim may write it)
+    let written = c
+        .population
+        .as_deref()?
+        .replace(">=", "≥")
+        .replace("<=", "≤");
+    let pop = Text::new(&written);
+    if !pop.tokens.iter().any(|x| x.lower == "kg") {
+        return None;
+    }
+    let claimed = condition_interval(&pop, 0..pop.tokens.len())?;
+    let field = r.field_text(r.find(q)?);
+    let lead = &field[..field.find(q)?];
+    let lead = &lead[lead.ceil_char_boundary(lead.len().saturating_sub(400))..];
+    // the quote's own text may hold its band; the heading is read only when it does not
+    if Text::new(q).tokens.iter().any(|x| x.lower == "kg") {
+        return None;
+    }
+    let heading = lead
+        .rsplit(':')
+        .skip(1)
+        .find(|seg| seg.contains(" kg") && seg.len() <= 60)?
+        .trim();
+    let ht = Text::new(heading);
+    let band = condition_interval(&ht, 0..ht.tokens.len())?;
+    disjoint(band, claimed).then(|| {
+        format!(
+            "the quote's dose is under the heading {heading:?}, and the claim is for {:?}",
+            c.population.as_deref().unwrap_or("")
+        )
+    })
+}
+
 /// The study ids a text names ("Study JIA-II", "Study 7"), in order.
 fn study_ids(s: &str) -> Vec<String> {
     let ws: Vec<&str> = s.split_whitespace().collect();
@@ -1646,6 +1685,7 @@ pub(super) fn text(
         .or_else(|| lead_in_condition(c, r))
         .or_else(|| only_for(c, r))
         .or_else(|| study_named_before(c, r))
+        .or_else(|| band_heading(c, r))
         .or_else(|| condition_breadth(c, r))
         .or_else(|| population_bound(c))
     {
