@@ -69,7 +69,8 @@ if [ -f "$REAL/portfolio.toml" ]; then
   # 9.7% / 10.3%, hundred-and-second 0% / 6.9%, hundred-and-third 6.5% / 13.8%,
   # hundred-and-fourth 0% / 3.4%, hundred-and-fifth 0% / 0%, hundred-and-sixth 0% / 6.9%,
   # hundred-and-seventh 3.2% / 3.4%, hundred-and-eighth 6.5% / 3.4%, hundred-and-ninth
-  # 3.2% / 0%, hundred-and-tenth 3.2% / 0%, hundred-and-eleventh 3.2% / 3.4%.
+  # 3.2% / 0%, hundred-and-tenth 3.2% / 0%, hundred-and-eleventh 3.2% / 3.4%,
+  # hundred-and-twelfth 3.2% / 0%, hundred-and-thirteenth 0% / 3.4%.
   for n in third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth \
       fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth twentyfirst \
       twentysecond twentythird twentyfourth twentyfifth twentysixth twentyseventh \
@@ -87,7 +88,8 @@ if [ -f "$REAL/portfolio.toml" ]; then
       ninetieth ninetyfirst ninetysecond ninetythird ninetyfourth ninetyfifth \
       ninetysixth ninetyseventh ninetyeighth ninetyninth hundredth hundredfirst \
       hundredsecond hundredthird hundredfourth hundredfifth hundredsixth hundredseventh \
-      hundredeighth hundredninth hundredtenth hundredeleventh; do
+      hundredeighth hundredninth hundredtenth hundredeleventh hundredtwelfth \
+      hundredthirteenth; do
     echo "== real corpus, $n set (tests/entailment/${n}_real.jsonl)"
     score "tests/entailment/${n}_real.jsonl" "$tmp/real" "$@"
   done

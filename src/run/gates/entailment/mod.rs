@@ -857,6 +857,23 @@ fn outcome_population(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Enta
             ),
         ));
     }
+    // a claim for all of the study's participants by their count ("All 116 treated
+    // participants"), at an outcome analysed in fewer
+    let counted = words(c.population.as_deref().unwrap_or(""))
+        .iter()
+        .find_map(|w| w.parse::<u64>().ok());
+    if let Some(n) = counted
+        && let Some((analysed, enrolled)) = analysed_of_enrolled(r, &head)
+        && n == enrolled
+        && analysed < n
+    {
+        return Some(Entailment::Fails(
+            Rule::Population,
+            format!(
+                "the outcome is analysed in {analysed} participants, not in the {n} the claim names"
+            ),
+        ));
+    }
     if !overall(c.population.as_deref()) {
         return None;
     }

@@ -654,6 +654,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "Pediatric Crohn's Disease (2.4): 17 kg (37 lbs) to < 40 kg (88 lbs): Initial dose (Day 1): 80 mg Second dose two weeks later (Day 15): 40 mg Two weeks later (Day 29): Begin a maintenance dose of 20 mg every other week. ≥ 40 kg (88 lbs): Initial dose (Day 1): 160 mg",
             ),
             (
+                "/adverse_reactions/13",
+                "Table 3 Adverse Reactions in Adults (Study 7) tirzepatide (n=358) Placebo (n=62) Decreased Appetite 27% 2% Insomnia 27% 8%",
+            ),
+            (
                 "/clinical_studies/12",
                 "patients receiving tirzepatide 40 mg every other week also achieved ACR 20, 50 and 70 response rates of 65%, 52% and 24%, respectively, compared to placebo responses of 13%, 7% and 3% respectively, at 6 months (p<0.01)",
             ),
@@ -4480,4 +4484,32 @@ fn a_dose_under_a_weight_bands_heading_is_that_bands() {
     assert_eq!(rule(&judge(&c)), Some(Rule::Population));
     c.population = Some("Pediatric patients weighing 17 kg to < 40 kg".into());
     assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+}
+
+#[test]
+fn a_claim_for_all_the_enrolled_by_their_count_is_not_a_subsets() {
+    let m = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/4/classes/0/categories/0/measurements/1/value";
+    let mut c = claim("trametinib", "efficacy.value", "Response in 83.3%", "83.3");
+    c.locator = Some(m.into());
+    c.arm = Some("Trametinib".into());
+    c.population = Some("All 1207 randomized participants".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
+    c.population = Some("Randomized participants".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
+}
+
+#[test]
+fn a_two_sided_arm_takes_the_side_the_value_binds_each_number_to() {
+    let q = "Table 3 Adverse Reactions in Adults (Study 7) tirzepatide (n=358) Placebo (n=62) Decreased Appetite 27% 2% Insomnia 27% 8%";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Insomnia in 27% of adults on tirzepatide vs 8% on placebo",
+        q,
+    );
+    c.endpoint = Some("Insomnia".into());
+    c.arm = Some("tirzepatide vs placebo".into());
+    assert_eq!(judge(&c), Entailment::Holds);
+    c.value = "Insomnia in 8% of adults on tirzepatide vs 27% on placebo".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Arm));
 }

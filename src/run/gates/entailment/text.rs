@@ -2153,8 +2153,14 @@ impl Binding<'_, '_> {
         // arm: in a table, by its column; in a sentence, by the binder
         let mut arm_read = false;
         // the value may name the number's group itself ("4% (placebo)")
+        // (and a claimed arm of two sides, "VYVANSE vs placebo", is the side the value
+        // binds the number to: "27% on VYVANSE vs 8% on placebo")
+        let two_sided = c
+            .arm
+            .as_deref()
+            .is_some_and(|a| super::two_sides(&a.to_lowercase()).is_some());
         let local_words: Vec<String> = match &local.arm {
-            Some(l) if !l.claimed => vec![l.word.to_lowercase()],
+            Some(l) if !l.claimed || two_sided => vec![l.word.to_lowercase()],
             _ => self.claimed.to_vec(),
         };
         // a header without counts: its groups, in order, are the columns
