@@ -1079,8 +1079,7 @@ fn lead_in_time(
 /// most 400 bytes.
 fn lead_in<'r>(c: &Claim, r: &'r EvidenceRecord) -> Option<&'r str> {
     let q = c.quote.as_deref()?;
-    let field = r.field_text(r.find(q)?);
-    let lead = &field[..field.find(q)?];
+    let lead = text_before(r, q)?;
     let opens = q.trim_start();
     let fragment = opens.starts_with(|ch: char| ch.is_lowercase())
         || lead.ends_with(", ") && !opens.is_empty();
@@ -1154,8 +1153,7 @@ fn antecedent_population(c: &Claim, r: &EvidenceRecord) -> Option<String> {
     let q = c.quote.as_deref()?;
     let low = q.to_lowercase();
     let cue = POINTING_BACK.iter().find(|p| low.contains(*p))?;
-    let field = r.field_text(r.find(q)?);
-    let before = &field[..field.find(q)?];
+    let before = text_before(r, q)?;
     // the two sentences before the quote's own
     let cut: Vec<usize> = before.match_indices(". ").map(|(k, _)| k + 2).collect();
     let from = match cut.len() {
@@ -1257,8 +1255,7 @@ fn lead_in_condition(c: &Claim, r: &EvidenceRecord) -> Option<String> {
         }
         Some(phrase) => phrase,
         None => {
-            let field = r.field_text(r.find(q)?);
-            let lead = &field[..field.find(q)?];
+            let lead = text_before(r, q)?;
             let from = lead.ceil_char_boundary(lead.len().saturating_sub(200));
             let near = &lead[from..];
             &near[near.rfind(" in ")? + 4..]
@@ -1301,13 +1298,12 @@ fn band_heading(c: &Claim, r: &EvidenceRecord) -> Option<String> {
         return None;
     }
     let claimed = condition_interval(&pop, 0..pop.tokens.len())?;
-    let field = r.field_text(r.find(q)?);
-    let lead = &field[..field.find(q)?];
-    let lead = &lead[lead.ceil_char_boundary(lead.len().saturating_sub(400))..];
     // the quote's own text may hold its band; the heading is read only when it does not
     if Text::new(q).tokens.iter().any(|x| x.lower == "kg") {
         return None;
     }
+    let lead = text_before(r, q)?;
+    let lead = &lead[lead.ceil_char_boundary(lead.len().saturating_sub(400))..];
     let heading = lead
         .rsplit(':')
         .skip(1)
@@ -1321,6 +1317,12 @@ fn band_heading(c: &Claim, r: &EvidenceRecord) -> Option<String> {
             c.population.as_deref().unwrap_or("")
         )
     })
+}
+
+/// The text before a quote in the field of the record that holds it.
+fn text_before<'r>(r: &'r EvidenceRecord, q: &str) -> Option<&'r str> {
+    let field = r.field_text(r.find(q)?);
+    Some(&field[..field.find(q)?])
 }
 
 /// The study ids a text names ("Study JIA-II", "Study 7"), in order.
@@ -1354,8 +1356,7 @@ fn study_named_before(c: &Claim, r: &EvidenceRecord) -> Option<String> {
     if !(low.contains("the study") || low.contains("this study")) || !study_ids(q).is_empty() {
         return None;
     }
-    let field = r.field_text(r.find(q)?);
-    let lead = &field[..field.find(q)?];
+    let lead = text_before(r, q)?;
     let from = lead.ceil_char_boundary(lead.len().saturating_sub(800));
     let before = study_ids(&lead[from..]).pop()?;
     let claimed = study_ids(&super::said(c));
@@ -1372,8 +1373,7 @@ fn study_named_before(c: &Claim, r: &EvidenceRecord) -> Option<String> {
 /// and none of the words of theirs, is not what it says.
 fn only_for(c: &Claim, r: &EvidenceRecord) -> Option<String> {
     let q = c.quote.as_deref()?;
-    let field = r.field_text(r.find(q)?);
-    let lead = field[..field.find(q)?].trim_end();
+    let lead = text_before(r, q)?.trim_end();
     let head = lead.strip_suffix(':')?.trim_end().strip_suffix(" only")?;
     let low = head.to_lowercase();
     let phrase = &head[low.rfind("for ")? + 4..];
