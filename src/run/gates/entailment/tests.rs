@@ -4513,3 +4513,19 @@ fn a_two_sided_arm_takes_the_side_the_value_binds_each_number_to() {
     c.value = "Insomnia in 8% of adults on tirzepatide vs 27% on placebo".into();
     assert_eq!(rule(&judge(&c)), Some(Rule::Arm));
 }
+
+#[test]
+fn a_table_rows_ages_are_its_captions() {
+    let q = "VYVANSE (n=218) Placebo (n=72) Decreased Appetite 39% 4%";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Decreased appetite in 39% of VYVANSE-treated patients vs 4% on placebo",
+        q,
+    );
+    c.arm = Some("VYVANSE".into());
+    c.population = Some("Adolescents 13 to 17 years".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
+    c.population = Some("Children 6 to 12 years".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
+}

@@ -2717,9 +2717,19 @@ impl Binding<'_, '_> {
             // ages written as numbers on both sides must meet: children 6 to 12 years
             // are not adolescents 13 to 17, though both are children
             let claimed_ranges = age_ranges(&pop, 0..pop.tokens.len());
+            // (else those of the caption of the table the quote sits in: "Children (Ages
+            // 6 to 12 Years)" above the row "Decreased Appetite 39% 4%")
             let quoted_ranges = match age_ranges(t, sentence(t, at)) {
                 near if !near.is_empty() => near,
-                _ => age_ranges(t, 0..t.tokens.len()),
+                _ => match age_ranges(t, 0..t.tokens.len()) {
+                    all if !all.is_empty() => all,
+                    _ => caption_above(self.record, c.quote.as_deref().unwrap_or(""))
+                        .map(|cap| {
+                            let ct = Text::new(cap);
+                            age_ranges(&ct, 0..ct.tokens.len())
+                        })
+                        .unwrap_or_default(),
+                },
             };
             if !claimed_ranges.is_empty()
                 && !quoted_ranges.is_empty()
@@ -3789,19 +3799,11 @@ fn section_ages(r: &EvidenceRecord, quote: &str) -> Vec<usize> {
     let Some(i) = r.find(quote) else {
         return Vec::new();
     };
-    let text = r.field_text(i);
-    if let Some(pos) = text.find(quote) {
-        let from = text.ceil_char_boundary(pos.saturating_sub(CAPTION_REACH));
-        let above = &text[from..pos];
-        let caption = above
-            .rmatch_indices("Table ")
-            .find(|(k, _)| above[k + 6..].starts_with(|c: char| c.is_ascii_digit()));
-        if let Some((k, _)) = caption {
-            let t = Text::new(&above[k..]);
-            let ages = ages_in(&t, 0..t.tokens.len());
-            if !ages.is_empty() {
-                return ages;
-            }
+    if let Some(caption) = caption_above(r, quote) {
+        let t = Text::new(caption);
+        let ages = ages_in(&t, 0..t.tokens.len());
+        if !ages.is_empty() {
+            return ages;
         }
     }
     let l = r.locators[i].as_str();
@@ -3817,6 +3819,17 @@ fn section_ages(r: &EvidenceRecord, quote: &str) -> Vec<usize> {
         .position(|(name, _)| *name == group)
         .into_iter()
         .collect()
+}
+
+/// The caption of the table a quote sits in, to the quote: from the last "Table N" above
+/// it in its field, within [`CAPTION_REACH`].
+fn caption_above<'r>(r: &'r EvidenceRecord, quote: &str) -> Option<&'r str> {
+    let above = text_before(r, quote)?;
+    let above = &above[above.ceil_char_boundary(above.len().saturating_sub(CAPTION_REACH))..];
+    let (k, _) = above
+        .rmatch_indices("Table ")
+        .find(|(k, _)| above[k + 6..].starts_with(|c: char| c.is_ascii_digit()))?;
+    Some(&above[k..])
 }
 
 /// The sentence around token `at`: bounded by full stops and semicolons outside
