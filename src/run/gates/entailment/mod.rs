@@ -4331,8 +4331,20 @@ fn narrower_group(c: &Claim, group: &str, all: &[String]) -> Option<Entailment> 
             format!("the record gives this number for the group {group:?}, not for {named:?}"),
         )
     };
-    if let Some(exact) = all.iter().find(|g| set(g) == want) {
-        return (set(group) != want).then(|| fails(exact));
+    // a title's analysis-set tag ("(SS)", "(FAS)") is no part of the group's name: "CZP->OL
+    // CZP" is the group "CZP->OL CZP (SS)"
+    let untagged = |g: &str| {
+        let mut w = set(g);
+        w.retain(|x| !matches!(x.as_str(), "ss" | "fas" | "pps" | "itt" | "mitt"));
+        w
+    };
+    let named = |g: &str| set(g) == want || untagged(g) == want;
+    if let Some(exact) = all
+        .iter()
+        .find(|g| set(g) == want)
+        .or_else(|| all.iter().find(|g| untagged(g) == want))
+    {
+        return (!named(group)).then(|| fails(exact));
     }
     // (an arm of a few words that the number's group lacks several of: a drug's name
     // alone is in some titles and not in others)

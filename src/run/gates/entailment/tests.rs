@@ -4442,6 +4442,13 @@ fn a_claimed_arm_only_another_groups_title_holds_is_that_group() {
     // a name alone is in several titles: it names none of them
     c.arm = Some("CZP".into());
     assert!(narrower_group(&c, "Placebo->OL CZP (SS)", &all).is_none());
+    // a title's analysis-set tag is no part of its name
+    c.arm = Some("CZP->OL CZP".into());
+    assert_eq!(
+        rule(&narrower_group(&c, "SFE OL CZP 200 mg Q2W (SS)", &all).unwrap()),
+        Some(Rule::Arm)
+    );
+    assert!(narrower_group(&c, "CZP->OL CZP (SS)", &all).is_none());
 }
 
 #[test]
