@@ -1285,7 +1285,7 @@ fn lead_in_condition(c: &Claim, r: &EvidenceRecord) -> Option<String> {
 /// … Two weeks later (Day 29): Begin a maintenance dose of 20 mg") is that band's: the
 /// heading is the last stretch before the quote, between colons, that bounds a weight in
 /// kg. A claim for a band it does not meet (≥ 40 kg) is not what it says.
-fn band_heading(c: &Claim, r: &EvidenceRecord) -> Option<String> {
+fn band_heading(c: &Claim, lead: Option<&str>) -> Option<String> {
     let q = c.quote.as_deref()?;
     // (">= 40 kg" as the claim may write it)
     let written = c
@@ -1302,7 +1302,7 @@ fn band_heading(c: &Claim, r: &EvidenceRecord) -> Option<String> {
     if Text::new(q).tokens.iter().any(|x| x.lower == "kg") {
         return None;
     }
-    let lead = text_before(r, q)?;
+    let lead = lead?;
     let lead = &lead[lead.ceil_char_boundary(lead.len().saturating_sub(400))..];
     let heading = lead
         .rsplit(':')
@@ -1350,13 +1350,13 @@ fn study_ids(s: &str) -> Vec<String> {
 /// patients receiving HUMIRA in the study") speaks of the study its field named last
 /// before it ("In Study JIA-II, …"): a claim for another study of the label (Study
 /// JIA-I) is not what it says.
-fn study_named_before(c: &Claim, r: &EvidenceRecord) -> Option<String> {
+fn study_named_before(c: &Claim, lead: Option<&str>) -> Option<String> {
     let q = c.quote.as_deref()?;
     let low = q.to_lowercase();
     if !(low.contains("the study") || low.contains("this study")) || !study_ids(q).is_empty() {
         return None;
     }
-    let lead = text_before(r, q)?;
+    let lead = lead?;
     let from = lead.ceil_char_boundary(lead.len().saturating_sub(800));
     let before = study_ids(&lead[from..]).pop()?;
     let claimed = study_ids(&super::said(c));
@@ -1371,9 +1371,8 @@ fn study_named_before(c: &Claim, r: &EvidenceRecord) -> Option<String> {
 /// A quote right after "For patients with Ulcerative Colitis only:" in its field is for
 /// those patients only: a claim whose population names other ones (Crohn's disease),
 /// and none of the words of theirs, is not what it says.
-fn only_for(c: &Claim, r: &EvidenceRecord) -> Option<String> {
-    let q = c.quote.as_deref()?;
-    let lead = text_before(r, q)?.trim_end();
+fn only_for(c: &Claim, lead: Option<&str>) -> Option<String> {
+    let lead = lead?.trim_end();
     let head = lead.strip_suffix(':')?.trim_end().strip_suffix(" only")?;
     let low = head.to_lowercase();
     let phrase = &head[low.rfind("for ")? + 4..];
@@ -1606,6 +1605,8 @@ pub(super) fn text(
     if let Some(why) = comparative(c, t, scope, cx) {
         return Entailment::Fails(Rule::Direction, why);
     }
+    // the text before the quote in its field, read once for the rules that look above it
+    let lead = c.quote.as_deref().and_then(|q| text_before(r, q));
     // a bound on the other side of the quote's: "doses >10 mg" is not "10 mg or less"
     let quote_text = c.quote.as_deref().unwrap_or("");
     let vb = super::bounds(&c.value);
@@ -1658,7 +1659,7 @@ pub(super) fn text(
                 );
             }
         }
-        if let Some(why) = lead_in_condition(c, r).or_else(|| only_for(c, r)) {
+        if let Some(why) = lead_in_condition(c, r).or_else(|| only_for(c, lead)) {
             return Entailment::Fails(Rule::Population, why);
         }
         return Entailment::Holds;
@@ -1683,9 +1684,9 @@ pub(super) fn text(
     }
     if let Some(why) = antecedent_population(c, r)
         .or_else(|| lead_in_condition(c, r))
-        .or_else(|| only_for(c, r))
-        .or_else(|| study_named_before(c, r))
-        .or_else(|| band_heading(c, r))
+        .or_else(|| only_for(c, lead))
+        .or_else(|| study_named_before(c, lead))
+        .or_else(|| band_heading(c, lead))
         .or_else(|| condition_breadth(c, r))
         .or_else(|| population_bound(c))
     {
