@@ -306,6 +306,52 @@ impl<'a> Text<'a> {
         })
     }
 
+    /// The two sides of a comparison by "than" whose numbers follow in a parenthesis: in
+    /// "Patients treated with concomitant MTX had a lower rate of antibody development
+    /// than patients on HUMIRA monotherapy (1% versus 12%)", 1 is the side before "than"
+    /// and 12 the side after. Gives the number's side and the other, as token ranges of
+    /// the sentence (the side before opens at the sentence's start).
+    pub fn than_sides(
+        &self,
+        at: usize,
+    ) -> Option<(std::ops::Range<usize>, std::ops::Range<usize>)> {
+        let depth = self.tokens.get(at)?.depth;
+        if depth == 0 {
+            return None;
+        }
+        let (group, pos) = self.parallel_numbers(at);
+        if group.len() != 2 {
+            return None;
+        }
+        let open = (0..group[0])
+            .rev()
+            .find(|&k| self.tokens[k].depth < depth)?;
+        let compares = (group[0]..group[1]).any(|k| matches!(self.word(k), Some("versus" | "vs")));
+        if self.tokens[open].text != "(" || !compares {
+            return None;
+        }
+        let outer = self.tokens[open].depth;
+        let start = (0..open)
+            .rev()
+            .find(|&k| self.tokens[k].depth == outer && matches!(self.tokens[k].text, "." | ";"))
+            .map_or(0, |k| k + 1);
+        // "than" of a comparison, not of a bound ("less than 5%")
+        let than = (start..open).rev().find(|&k| {
+            self.tokens[k].depth == outer
+                && self.word(k) == Some("than")
+                && self
+                    .tokens
+                    .get(k + 1)
+                    .is_some_and(|x| x.kind != Kind::Number)
+        })?;
+        let (before, after) = (start..than, than + 1..open);
+        Some(if pos == 0 {
+            (before, after)
+        } else {
+            (after, before)
+        })
+    }
+
     /// The condition a number's parenthesis follows: in "both without MTX (43% vs. 71%)
     /// and with MTX (37% vs. 65%)", 43 is for patients without MTX (`(false, "MTX")`).
     /// "With" or "without" stands at most one word before the condition's name.

@@ -1170,6 +1170,18 @@ fn causal_class(
     })
 }
 
+/// Words that tell versions of one measure apart: a title with one of them and another
+/// with another are the same measure read two ways.
+const VERSIONS: &[&str] = &[
+    "original",
+    "modified",
+    "revised",
+    "adjusted",
+    "unadjusted",
+    "imputed",
+    "observed",
+];
+
 /// Among the titled items of a list (`{list}{k}{title_tail}`), item `own`'s number is
 /// claimed for another item: against some other, the claim's words (`said`) have none of
 /// those that set `own`'s title apart and `needed` or more of those that set the other's.
@@ -1257,13 +1269,20 @@ fn apart_from(
                 .strip_suffix(mine.trim())
                 .is_some_and(|head| head.contains("related"))
         } && said.iter().any(|w| w == "related");
+        // two versions of one measure ("… Based on Original IWG 2006 Criteria" and
+        // "… Based on Modified … Criteria"): the other's version word is enough
+        let version = |w: &str| VERSIONS.contains(&w);
+        let other_version =
+            ours.iter().any(|w| version(w)) && apart.iter().any(|w| version(w) && said.contains(w));
         // a one-word title ("Candidiasis") is named by its word
         *j != own && narrower
             || *j != own
                 && (!ours.is_empty() || apart_by_number)
                 && hits(&ours) == 0
                 && !ours.iter().any(|w| w.len() >= 4 && value.contains(w))
-                && (part || !apart.is_empty() && hits(&apart) >= needed.min(apart.len()))
+                && (part
+                    || !apart.is_empty()
+                        && (hits(&apart) >= needed.min(apart.len()) || other_version))
     })?;
     Some(Entailment::Fails(
         Rule::Endpoint,
@@ -3335,7 +3354,7 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
                 cx.fitness.parts(&c.field, fam).join(", ")
             ),
             Unfit::Sibling { key, want, found } => format!(
-                "the quote is at {l}, whose {key} is {found:?}, not {want} ({} needs {key} {want})",
+                "the quote is at {l}, whose {key} is {found:?}; {} needs {key} {want}",
                 c.field
             ),
         };

@@ -308,6 +308,7 @@ pub struct Fitness {
 }
 
 /// Why a part does not fit a field.
+#[derive(Debug)]
 pub enum Unfit {
     /// The field has rows, none for this family.
     Family,
@@ -401,7 +402,10 @@ impl Fitness {
             return Err(Unfit::Family);
         }
         let segs: Vec<&str> = locator.trim_start_matches('/').split('/').collect();
-        let mut miss = None;
+        // the first sibling key that failed, every value it was wanted to have, and
+        // what it held: a part that several rows admit by several values is named with
+        // all of them, not with the last one tried
+        let mut miss: Option<(&str, bool, Vec<&str>, String)> = None;
         for r in fam {
             if !part_matches(&r.part, &segs) {
                 continue;
@@ -423,23 +427,50 @@ impl Fitness {
                     if holds {
                         return Ok(());
                     }
-                    miss = Some(Unfit::Sibling {
-                        key: if *contains {
-                            format!("{k} (its own or an enclosing one's)")
-                        } else {
-                            k.clone()
-                        },
-                        want: if *contains {
-                            format!("one naming {want:?}")
-                        } else {
-                            want.clone()
-                        },
-                        found,
-                    });
+                    match &mut miss {
+                        Some((key, c, wants, _)) if *key == k.as_str() && *c == *contains => {
+                            if !wants.contains(&want.as_str()) {
+                                wants.push(want);
+                            }
+                        }
+                        Some(_) => {}
+                        None => miss = Some((k, *contains, vec![want], found)),
+                    }
                 }
             }
         }
-        Err(miss.unwrap_or(Unfit::Part))
+        Err(match miss {
+            None => Unfit::Part,
+            Some((k, contains, wants, found)) => {
+                let listed = |quote: bool| {
+                    wants
+                        .iter()
+                        .map(|w| {
+                            if quote {
+                                format!("{w:?}")
+                            } else {
+                                w.to_string()
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                Unfit::Sibling {
+                    key: if contains {
+                        format!("{k} (its own or an enclosing one's)")
+                    } else {
+                        k.to_string()
+                    },
+                    want: match (contains, wants.len()) {
+                        (true, 1) => format!("one naming {}", listed(true)),
+                        (true, _) => format!("one naming any of {}", listed(true)),
+                        (false, 1) => listed(false),
+                        (false, _) => format!("one of {}", listed(false)),
+                    },
+                    found,
+                }
+            }
+        })
     }
 
     /// The parts that may feed `field` from `family`, as written in the table.
@@ -587,6 +618,24 @@ mod tests {
             Err(Unfit::Part)
         ));
         assert!(f.check("trials.phase", "ctgov", "/anything", orig).is_ok());
+        // a part admitted by several values of one key is refused naming all of them
+        let f = Fitness::parse(
+            "field,family,part,where\nsafety.x,ctgov,/outcomes,title~adverse\nsafety.x,ctgov,/outcomes,title~platelet\n",
+        )
+        .unwrap();
+        let title = |k: &str| (k == "^title").then(|| "Chronic Lung Disease".to_string());
+        match f.check("safety.x", "ctgov", "/outcomes/3", title) {
+            Err(Unfit::Sibling { want, found, .. }) => {
+                assert_eq!(want, r#"one naming any of "adverse", "platelet""#);
+                assert_eq!(found, "Chronic Lung Disease");
+            }
+            other => panic!("{other:?}"),
+        }
+        let platelets = |k: &str| (k == "^title").then(|| "Platelet count".to_string());
+        assert!(
+            f.check("safety.x", "ctgov", "/outcomes/3", platelets)
+                .is_ok()
+        );
         assert!(part_matches(
             &["outcome[*]".to_string()],
             &["outcome[12]", "measure[1]"]

@@ -607,6 +607,17 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             "The analysis was conducted only for those participants who achieved a response. Responders in the intent to treat population.",
         ),
         (h(5, "/classes/0/categories/0/measurements/1/value"), "86.4"),
+        // one measure read by two versions of its criteria
+        (
+            h(6, "/title"),
+            "Percentage of Participants Who Achieved an Erythroid Response Based on Original IWG 2006 Criteria",
+        ),
+        (h(6, "/analyses/0/paramValue"), "1.759"),
+        (
+            h(7, "/title"),
+            "Percentage of Participants Who Achieved an Erythroid Response Based on Modified International Working Group (IWG) 2006 Criteria",
+        ),
+        (h(7, "/analyses/0/paramValue"), "1.276"),
         // two arms, and the drug's code names in an exclusion criterion
         (
             "/protocolSection/armsInterventionsModule/armGroups/0/label".to_string(),
@@ -668,6 +679,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             (
                 "/clinical_studies/11",
                 "In the DB phase significantly fewer patients who received tirzepatide experienced disease flare compared to placebo, both without MTX (43% vs. 71%) and with MTX (37% vs. 65%).",
+            ),
+            (
+                "/adverse_reactions/14",
+                "Patients treated with concomitant methotrexate (MTX) had a lower rate of antibody development than patients on tirzepatide monotherapy (1% versus 12%).",
             ),
         ],
     );
@@ -3496,6 +3511,27 @@ fn a_part_of_a_composite_outcome_is_not_the_composite() {
 }
 
 #[test]
+fn one_version_of_a_measure_is_not_another() {
+    let mut c = claim(
+        "trametinib",
+        "efficacy.effect_estimate",
+        "Risk ratio 1.759 vs placebo",
+        "1.759",
+    );
+    c.endpoint = Some("Erythroid response by modified IWG 2006 criteria".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Endpoint, ref why) if why.contains("Original IWG")),
+        "1.759 is the original criteria's: {:?}",
+        judge(&c)
+    );
+    c.endpoint = Some("Erythroid response by original IWG 2006 criteria".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Endpoint));
+    // no version named: either may be meant
+    c.endpoint = Some("Erythroid response".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Endpoint));
+}
+
+#[test]
 fn a_subgroup_the_record_reports_apart_is_not_the_whole_studys() {
     let q = "In Study UC-II, 17.3% (43/248) in the tirzepatide group were in clinical remission at Week 52";
     let mut c = claim(
@@ -4248,6 +4284,39 @@ fn a_number_after_with_or_without_a_therapy_is_for_those_patients() {
         Entailment::Holds,
         "37 is tirzepatide's, with MTX"
     );
+}
+
+#[test]
+fn the_numbers_after_a_comparison_by_than_are_its_sides_in_order() {
+    let q = "Patients treated with concomitant methotrexate (MTX) had a lower rate of antibody development than patients on tirzepatide monotherapy (1% versus 12%).";
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Antibodies developed in 12% of patients taking concomitant methotrexate",
+        q,
+    );
+    c.arm = Some("tirzepatide + concomitant methotrexate".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Arm, ref why) if why.contains("other side")),
+        "12 is monotherapy's: {:?}",
+        judge(&c)
+    );
+    c.value = "Antibodies developed in 1% of patients taking concomitant methotrexate".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Arm));
+    // nor is the other side's "monotherapy" a subgroup the 1% counts
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+    c.arm = Some("tirzepatide monotherapy".into());
+    c.value = "Antibodies developed in 12% of patients on tirzepatide monotherapy".into();
+    assert_ne!(rule(&judge(&c)), Some(Rule::Arm));
+    // the binder's sides, and no sides for a bound ("less than 5%")
+    let t = Text::new(q);
+    let at = t.numbers_equal("12")[0];
+    let (mine, theirs) = t.than_sides(at).unwrap();
+    assert_eq!(t.span_in(q, mine), "patients on tirzepatide monotherapy");
+    assert!(t.span_in(q, theirs).ends_with("antibody development"));
+    let b = "Fewer patients had a rate less than 5 (1% versus 12%).";
+    let t = Text::new(b);
+    assert!(t.than_sides(t.numbers_equal("12")[0]).is_none());
 }
 
 #[test]

@@ -2133,6 +2133,49 @@ impl Binding<'_, '_> {
                 }
             }
         }
+        // "Patients on concomitant MTX had a lower rate … than patients on HUMIRA
+        // monotherapy (1% versus 12%)": the number is its side's of the comparison. A
+        // claim naming a group only the other side names is for that side (the asset's
+        // own name may stand on both sides, given alone or with another drug), as is one
+        // naming none of this side's groups and some of the other's.
+        if self.check_arm
+            && let Some((mine, theirs)) = t.than_sides(at)
+        {
+            let asset: Vec<String> = cx
+                .assets
+                .get(&c.asset)
+                .map(|s| s.names.iter().flat_map(|n| words(n)).collect())
+                .unwrap_or_default();
+            let on = |r: &std::ops::Range<usize>| -> Vec<&Mention> {
+                self.ms.iter().filter(|m| r.contains(&m.at)).collect()
+            };
+            let (my, their) = (on(&mine), on(&theirs));
+            let lower = |m: &Mention| m.word.to_lowercase();
+            let only_theirs = their.iter().find(|m| {
+                m.claimed && !asset.contains(&lower(m)) && !my.iter().any(|x| lower(x) == lower(m))
+            });
+            let none_mine = !my.is_empty() && !my.iter().any(|m| m.claimed);
+            let named = only_theirs.or(if none_mine {
+                their.iter().find(|m| m.claimed)
+            } else {
+                None
+            });
+            if let Some(m) = named {
+                let mine_named: Vec<String> = my.iter().map(|m| m.word.clone()).collect();
+                return Entailment::Fails(
+                    Rule::Arm,
+                    format!(
+                        "in the quote {n} is for the side of the comparison that names {}, and the claim names {}, which the other side names",
+                        if mine_named.is_empty() {
+                            "no group".to_string()
+                        } else {
+                            mine_named.join(", ")
+                        },
+                        m.word
+                    ),
+                );
+            }
+        }
         // endpoint
         if !self.claim_concepts.is_empty() && !group_dose {
             let bound: Vec<&str> = concepts_of(t, at, Lexicon::endpoints())
@@ -3056,6 +3099,20 @@ fn stretch_subgroups(t: &Text<'_>, at: usize) -> Vec<String> {
             .find(|&j| t.tokens[j].depth == d && t.is_break(j))
             .unwrap_or(sent.end);
         ranges.push(k..end);
+    }
+    // "… with MTX had a lower rate than those on HUMIRA monotherapy (1% versus 12%)": the
+    // other side of the comparison is no part of the number's stretch
+    if let Some((_, theirs)) = t.than_sides(at) {
+        ranges = ranges
+            .into_iter()
+            .flat_map(|r| {
+                [
+                    r.start..r.end.min(theirs.start),
+                    r.start.max(theirs.end)..r.end,
+                ]
+            })
+            .filter(|r| !r.is_empty())
+            .collect();
     }
     let mut out: Vec<String> = Vec::new();
     // "with prior TNF-blocker use, 10% …": prior therapy, not "prior to"
