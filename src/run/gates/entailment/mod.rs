@@ -3793,7 +3793,7 @@ fn names_group(claim_words: &[String], title: &str) -> bool {
 
 /// Whether a short word abbreviates a longer one by some of its letters in order, from
 /// its first: "rdv" remdesivir, "czp" certolizumab (pegol), "mtx" methotrexate.
-fn abbreviates(short: &str, long: &str) -> bool {
+pub(super) fn abbreviates(short: &str, long: &str) -> bool {
     let n = short.chars().count();
     if !(2..=4).contains(&n)
         || long.chars().count() < 6

@@ -4275,6 +4275,13 @@ fn a_number_after_with_or_without_a_therapy_is_for_those_patients() {
     assert_ne!(rule(&judge(&c)), Some(Rule::Population));
     c.population = Some("patients not on MTX".into());
     assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+    // the condition named by the word its short form stands for
+    c.value = "Disease flare in 37% on tirzepatide vs 65% on placebo".into();
+    c.population = Some("patients not receiving methotrexate".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population), "37% is with MTX");
+    c.population = Some("patients receiving methotrexate".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+    c.value = "Disease flare in 43% on tirzepatide vs 71% on placebo".into();
     // the therapy before a parenthesis that compares the groups is no group itself
     c.value = "Disease flare in 37% on tirzepatide".into();
     c.arm = Some("tirzepatide".into());

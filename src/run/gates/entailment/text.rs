@@ -2116,7 +2116,12 @@ impl Binding<'_, '_> {
         // parenthesis is for those with or without the condition before it
         if let Some((with, x)) = t.with_condition(at) {
             let said = words(&super::said(c));
-            if let Some(i) = said.iter().position(|w| w.eq_ignore_ascii_case(x)) {
+            // by its short form or the long one it stands for ("MTX", "methotrexate")
+            let short = x.to_lowercase();
+            if let Some(i) = said
+                .iter()
+                .position(|w| *w == short || super::abbreviates(&short, w))
+            {
                 let before = &said[i.saturating_sub(3)..i];
                 let claim_with = !before
                     .iter()
