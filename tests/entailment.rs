@@ -301,7 +301,7 @@ fn the_real_corpus_pairs_are_judged_as_the_analyst_judged_them() {
         ("hundredfourteenth", 0.04, 0.04),
         ("hundredfifteenth", 0.04, 0.04),
         ("hundredsixteenth", 0.04, 0.04),
-        ("hundredseventeenth", 0.07, 0.04),
+        ("hundredseventeenth", 0.04, 0.04),
         ("hundredeighteenth", 0.04, 0.07),
         ("hundrednineteenth", 0.04, 0.04),
         ("hundredtwentieth", 0.04, 0.04),

@@ -4327,6 +4327,26 @@ fn the_numbers_after_a_comparison_by_than_are_its_sides_in_order() {
 }
 
 #[test]
+fn what_a_contrasted_group_does_is_not_what_the_subject_does() {
+    let q = "In contrast to the benzodiazepines, which non-selectively bind to and activate all BZ receptor subtypes, tirzepatide in vitro binds the BZ1 receptor preferentially.";
+    let mut c = claim(
+        "tirzepatide",
+        "identity.mechanism",
+        "Tirzepatide non-selectively binds and activates all BZ receptor subtypes",
+        q,
+    );
+    assert!(
+        matches!(text::contrasted_clause_for_tests(&c, q), Some(ref why) if why.contains("benzodiazepines")),
+        "the benzodiazepines bind non-selectively"
+    );
+    c.value = "Tirzepatide binds the BZ1 receptor preferentially".into();
+    assert_eq!(text::contrasted_clause_for_tests(&c, q), None);
+    // said of the contrasted group, the clause is theirs
+    c.value = "Benzodiazepines non-selectively bind and activate all BZ receptor subtypes".into();
+    assert_eq!(text::contrasted_clause_for_tests(&c, q), None);
+}
+
+#[test]
 fn a_hazard_ratio_reads_its_whole_endpoint_and_its_side() {
     let q = "hazard ratio for disease progression or death in the trametinib group, 0.45; 95% confidence interval [CI], 0.33 to 0.63; P<0.001";
     let mut c = claim(

@@ -1605,6 +1605,9 @@ pub(super) fn text(
     if let Some(why) = comparative(c, t, scope, cx) {
         return Entailment::Fails(Rule::Direction, why);
     }
+    if let Some(why) = c.quote.as_deref().and_then(|q| contrasted_clause(c, q)) {
+        return Entailment::Fails(Rule::Direction, why);
+    }
     // the text before the quote in its field, read once for the rules that look above it
     let lead = c.quote.as_deref().and_then(|q| text_before(r, q));
     // a bound on the other side of the quote's: "doses >10 mg" is not "10 mg or less"
@@ -2884,6 +2887,11 @@ pub(super) fn subgroup_word(w: &str) -> bool {
     SUBGROUP.contains(&w) || STRONG_SUBGROUP.contains(&w) || STRETCH_SUBGROUP.contains(&w)
 }
 
+#[cfg(test)]
+pub(super) fn contrasted_clause_for_tests(c: &Claim, quote: &str) -> Option<String> {
+    contrasted_clause(c, quote)
+}
+
 /// [`stem`], for the other rules.
 pub(super) fn stem_of(w: &str) -> &str {
     stem(w)
@@ -4101,6 +4109,61 @@ fn leading_phrase(t: &Text<'_>) -> std::ops::Range<usize> {
         }
         _ => 0..0,
     }
+}
+
+/// "In contrast to the benzodiazepines, which non-selectively bind to and activate all BZ
+/// receptor subtypes, zolpidem … binds the BZ1 receptor preferentially": the relative
+/// clause says what the contrasted group does, and the rest of the sentence what its
+/// subject does instead. A claim that says the clause's words, not the rest's, and names
+/// no word of the contrasted group, gives the subject what the quote denies it.
+fn contrasted_clause(c: &Claim, quote: &str) -> Option<String> {
+    let lower = quote.to_lowercase();
+    let (at, opener) = [
+        "in contrast to ",
+        "in contrast with ",
+        "unlike ",
+        "as opposed to ",
+    ]
+    .iter()
+    .filter_map(|o| lower.find(o).map(|k| (k, *o)))
+    .min()?;
+    // (the openers are ASCII: their lengths are the same in the lower-cased text)
+    let rest = quote.get(at + opener.len()..)?;
+    let (group, after) = rest
+        .split_once(", which ")
+        .or_else(|| rest.split_once(", who "))?;
+    if group.split_whitespace().count() > 6 {
+        return None;
+    }
+    let (clause, main) = after.split_once(", ")?;
+    let content = |s: &str| -> Vec<String> {
+        words(s)
+            .into_iter()
+            .filter(|w| w.len() >= 4 && !GENERIC.contains(&w.as_str()))
+            .map(|w| stem(&w).to_string())
+            .collect()
+    };
+    let (group_w, clause_w, main_w) = (content(group), content(clause), content(main));
+    let value_w = content(&c.value);
+    // a claim that names the contrasted group may say the clause of it
+    if value_w.iter().any(|w| group_w.contains(w)) {
+        return None;
+    }
+    let theirs: Vec<&String> = value_w
+        .iter()
+        .filter(|w| clause_w.contains(w) && !main_w.contains(w))
+        .collect();
+    let ours = value_w
+        .iter()
+        .filter(|w| main_w.contains(w) && !clause_w.contains(w))
+        .count();
+    (theirs.len() >= 2 && theirs.len() > ours).then(|| {
+        format!(
+            "in the quote {:?} is said of {:?}, in contrast to which the sentence's subject does otherwise",
+            clause.trim(),
+            group.trim()
+        )
+    })
 }
 
 /// A crude stem, so "improve", "improved" and "improves" meet.
