@@ -74,7 +74,7 @@ if [ -f "$REAL/portfolio.toml" ]; then
   # 3.2% / 0%, hundred-and-fifteenth 0% / 0%, hundred-and-sixteenth 0% / 0%,
   # hundred-and-seventeenth 6.5% / 0%, hundred-and-eighteenth 6.5% / 3.4%,
   # hundred-and-nineteenth 0% / 0%, hundred-and-twentieth 0% / 0%, hundred-and-twenty-first
-  # 3.2% / 0%.
+  # 3.2% / 0%, hundred-and-twenty-second 0% / 0%, hundred-and-twenty-third 0% / 3.4%.
   for n in third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth \
       fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth twentyfirst \
       twentysecond twentythird twentyfourth twentyfifth twentysixth twentyseventh \
@@ -95,7 +95,7 @@ if [ -f "$REAL/portfolio.toml" ]; then
       hundredeighth hundredninth hundredtenth hundredeleventh hundredtwelfth \
       hundredthirteenth hundredfourteenth hundredfifteenth hundredsixteenth \
       hundredseventeenth hundredeighteenth hundrednineteenth hundredtwentieth \
-      hundredtwentyfirst; do
+      hundredtwentyfirst hundredtwentysecond hundredtwentythird; do
     echo "== real corpus, $n set (tests/entailment/${n}_real.jsonl)"
     score "tests/entailment/${n}_real.jsonl" "$tmp/real" "$@"
   done

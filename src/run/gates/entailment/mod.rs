@@ -2509,7 +2509,18 @@ fn posted_group(r: &EvidenceRecord, place: &str) -> Option<(String, Vec<String>)
 /// The path of the group definition whose id is the one beside a posted number, the
 /// nearest to it when several share the id.
 fn group_definition<'r>(r: &'r EvidenceRecord, place: &str) -> Option<&'r str> {
-    let id = sibling(r, place, "groupId").or_else(|| sibling(r, place, "group_id"))?;
+    // (a legacy element's own text, "Median DOR was not reached in the Nivolumab
+    // group", has its group id among its attributes)
+    let own_attribute = || {
+        let want = format!("{place}/@group_id");
+        r.locators
+            .iter()
+            .position(|l| *l == want)
+            .map(|i| r.field_text(i).to_string())
+    };
+    let id = sibling(r, place, "groupId")
+        .or_else(|| sibling(r, place, "group_id"))
+        .or_else(own_attribute)?;
     let id = id.trim();
     // the definition nearest the place (longest shared path)
     let mut best: Option<(usize, &str)> = None;

@@ -607,6 +607,11 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             "The analysis was conducted only for those participants who achieved a response. Responders in the intent to treat population.",
         ),
         (h(5, "/classes/0/categories/0/measurements/1/value"), "86.4"),
+        (h(5, "/classes/0/categories/0/measurements/0/value"), "NA"),
+        (
+            h(5, "/classes/0/categories/0/measurements/0/comment"),
+            "Median time to response was not reached in the Placebo group",
+        ),
         // one measure read by two versions of its criteria
         (
             h(6, "/title"),
@@ -3507,6 +3512,58 @@ fn a_part_of_a_composite_outcome_is_not_the_composite() {
         rule(&judge(&c)),
         Some(Rule::Endpoint),
         "the value names the rest"
+    );
+}
+
+#[test]
+fn a_measurements_note_of_why_it_has_no_number_feeds_the_value() {
+    let m = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/5/classes/0/categories/0/measurements/0/comment";
+    let mut c = claim(
+        "trametinib",
+        "efficacy.value",
+        "Median time to response not reached with placebo",
+        "Median time to response was not reached in the Placebo group",
+    );
+    c.locator = Some(m.into());
+    c.arm = Some("Placebo".into());
+    c.endpoint = Some("Time to response".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Field), "{:?}", judge(&c));
+    // an efficacy value still comes from the outcome, not from any comment
+    let flow =
+        "/resultsSection/participantFlowModule/periods/1/milestones/0/achievements/2/comment";
+    let fit = Fitness::shipped();
+    assert!(fit.check("efficacy.value", "ctgov", m, |_| None).is_ok());
+    assert!(
+        fit.check("efficacy.value", "ctgov", flow, |_| None)
+            .is_err()
+    );
+    let legacy = "/clinical_study[1]/clinical_results[1]/outcome_list[1]/outcome[6]/measure[1]/class_list[1]/class[1]/category_list[1]/category[1]/measurement_list[1]/measurement[1]";
+    assert!(
+        fit.check("efficacy.value", "ctgov", legacy, |_| None)
+            .is_ok()
+    );
+    // the legacy element's group is its own attribute's
+    let o = "/clinical_study[1]/clinical_results[1]/outcome_list[1]/outcome[1]";
+    let m = format!(
+        "{o}/measure[1]/class_list[1]/class[1]/category_list[1]/category[1]/measurement_list[1]/measurement[1]"
+    );
+    let fields = [
+        (
+            m.clone(),
+            "Median DOR was not reached in the Nivolumab group",
+        ),
+        (format!("{m}/@group_id"), "O1"),
+        (format!("{m}/@value"), "NA"),
+        (format!("{o}/group_list[1]/group[1]/@group_id"), "O1"),
+        (format!("{o}/group_list[1]/group[1]/title[1]"), "Nivolumab"),
+        (format!("{o}/group_list[1]/group[2]/@group_id"), "O2"),
+        (format!("{o}/group_list[1]/group[2]/title[1]"), "Docetaxel"),
+    ];
+    let fields: Vec<(&str, &str)> = fields.iter().map(|(l, t)| (l.as_str(), *t)).collect();
+    let r = EvidenceRecord::of_fields("ctgov:NCT11@gg", Family::Ctgov, &fields);
+    assert_eq!(
+        posted_group(&r, &m).map(|(title, _)| title).as_deref(),
+        Some("Nivolumab")
     );
 }
 
