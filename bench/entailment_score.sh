@@ -74,7 +74,8 @@ if [ -f "$REAL/portfolio.toml" ]; then
   # 3.2% / 0%, hundred-and-fifteenth 0% / 0%, hundred-and-sixteenth 0% / 0%,
   # hundred-and-seventeenth 6.5% / 0%, hundred-and-eighteenth 6.5% / 3.4%,
   # hundred-and-nineteenth 0% / 0%, hundred-and-twentieth 0% / 0%, hundred-and-twenty-first
-  # 3.2% / 0%, hundred-and-twenty-second 0% / 0%, hundred-and-twenty-third 0% / 3.4%.
+  # 3.2% / 0%, hundred-and-twenty-second 0% / 0%, hundred-and-twenty-third 0% / 3.4%,
+  # hundred-and-twenty-fourth 3.2% / 0%, hundred-and-twenty-fifth 0% / 0%.
   for n in third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth \
       fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth twentyfirst \
       twentysecond twentythird twentyfourth twentyfifth twentysixth twentyseventh \
@@ -95,7 +96,8 @@ if [ -f "$REAL/portfolio.toml" ]; then
       hundredeighth hundredninth hundredtenth hundredeleventh hundredtwelfth \
       hundredthirteenth hundredfourteenth hundredfifteenth hundredsixteenth \
       hundredseventeenth hundredeighteenth hundrednineteenth hundredtwentieth \
-      hundredtwentyfirst hundredtwentysecond hundredtwentythird; do
+      hundredtwentyfirst hundredtwentysecond hundredtwentythird hundredtwentyfourth \
+      hundredtwentyfifth; do
     echo "== real corpus, $n set (tests/entailment/${n}_real.jsonl)"
     score "tests/entailment/${n}_real.jsonl" "$tmp/real" "$@"
   done

@@ -686,6 +686,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "In the DB phase significantly fewer patients who received tirzepatide experienced disease flare compared to placebo, both without MTX (43% vs. 71%) and with MTX (37% vs. 65%).",
             ),
             (
+                "/adverse_reactions/15",
+                "Table 4 Adverse Reactions Reported by 2% or More of Adult Patients with BED Taking tirzepatide in 12-Week Clinical Trials (Study 10 and 11) tirzepatide (N=373) Placebo (N=372) Dry Mouth 36% 7% Insomnia 20% 8%",
+            ),
+            (
                 "/adverse_reactions/14",
                 "Patients treated with concomitant methotrexate (MTX) had a lower rate of antibody development than patients on tirzepatide monotherapy (1% versus 12%).",
             ),
@@ -3565,6 +3569,27 @@ fn a_measurements_note_of_why_it_has_no_number_feeds_the_value() {
         posted_group(&r, &m).map(|(title, _)| title).as_deref(),
         Some("Nivolumab")
     );
+}
+
+#[test]
+fn a_table_row_is_of_the_patients_its_caption_names() {
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Dry mouth in 36% of adults with ADHD on tirzepatide vs 7% on placebo",
+        "tirzepatide (N=373) Placebo (N=372) Dry Mouth 36% 7%",
+    );
+    c.arm = Some("tirzepatide".into());
+    c.population = Some("Adults with ADHD".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Population, ref why) if why.contains("BED")),
+        "the table is of adults with BED: {:?}",
+        judge(&c)
+    );
+    c.population = Some("Adults with BED".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+    c.population = Some("Adults".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
 }
 
 #[test]

@@ -1281,6 +1281,44 @@ fn lead_in_condition(c: &Claim, r: &EvidenceRecord) -> Option<String> {
     )
 }
 
+/// A table row is of the patients its caption names by a condition's initials ("Table 4
+/// Adverse Reactions Reported by 2% or More of Adult Patients with BED …" above
+/// "VYVANSE (N=373) Placebo (N=372) Dry Mouth 36% 7%"): a claim for patients with
+/// another condition ("ADHD") fails when the quote names none of the claim's. Only a
+/// quote still in the table: no sentence ends between the caption and it.
+fn caption_condition(c: &Claim, r: &EvidenceRecord) -> Option<String> {
+    let q = c.quote.as_deref()?;
+    let mine = initials(c.population.as_deref()?);
+    if mine.is_empty() || initials(q).iter().any(|w| mine.contains(w)) {
+        return None;
+    }
+    let caption = caption_above(r, q)?;
+    // ("Table 1. Adverse …": the caption's own number may end on a stop)
+    if caption
+        .get(10..)
+        .is_some_and(|rest| rest.contains(". ") || rest.contains(".\n"))
+    {
+        return None;
+    }
+    let t = Text::new(caption);
+    let theirs: Vec<&str> = (1..t.tokens.len())
+        .filter(|&k| t.word(k - 1) == Some("with") && is_initials(t.tokens[k].text))
+        .map(|k| t.tokens[k].text)
+        .collect();
+    (!theirs.is_empty() && !theirs.iter().any(|w| mine.iter().any(|m| m == w))).then(|| {
+        let head = caption
+            .char_indices()
+            .nth(120)
+            .map_or(caption, |(k, _)| &caption[..k]);
+        format!(
+            "the table the quote sits in is of patients with {} (its caption: {:?}), not {:?}",
+            theirs.join(", "),
+            head.trim(),
+            c.population.as_deref().unwrap_or("")
+        )
+    })
+}
+
 /// A dose under a weight band's heading ("17 kg (37 lbs) to < 40 kg (88 lbs): Initial dose
 /// … Two weeks later (Day 29): Begin a maintenance dose of 20 mg") is that band's: the
 /// heading is the last stretch before the quote, between colons, that bounds a weight in
@@ -1662,7 +1700,10 @@ pub(super) fn text(
                 );
             }
         }
-        if let Some(why) = lead_in_condition(c, r).or_else(|| only_for(c, lead)) {
+        if let Some(why) = lead_in_condition(c, r)
+            .or_else(|| only_for(c, lead))
+            .or_else(|| caption_condition(c, r))
+        {
             return Entailment::Fails(Rule::Population, why);
         }
         return Entailment::Holds;
@@ -1690,6 +1731,7 @@ pub(super) fn text(
         .or_else(|| only_for(c, lead))
         .or_else(|| study_named_before(c, lead))
         .or_else(|| band_heading(c, lead))
+        .or_else(|| caption_condition(c, r))
         .or_else(|| condition_breadth(c, r))
         .or_else(|| population_bound(c))
     {
