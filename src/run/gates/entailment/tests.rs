@@ -3593,6 +3593,23 @@ fn a_table_row_is_of_the_patients_its_caption_names() {
 }
 
 #[test]
+fn a_weight_band_in_a_dose_value_is_in_its_own_unit() {
+    let q = "17 kg (37 lbs) to < 40 kg (88 lbs): Initial dose (Day 1): 80 mg Second dose two weeks later (Day 15): 40 mg Two weeks later (Day 29): Begin a maintenance dose of 20 mg every other week.";
+    let mut c = claim(
+        "tirzepatide",
+        "identity.dose",
+        "17 to < 40 kg: 80 mg Day 1, 40 mg Day 15, then 20 mg every other week from Day 29",
+        q,
+    );
+    c.unit = Some("mg".into());
+    c.population = Some("Pediatric Crohn's disease, 17 kg to < 40 kg".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Unit), "{:?}", judge(&c));
+    // a band the value gives in pounds is not the quote's kilograms
+    c.value = "17 to < 40 lbs: 80 mg Day 1".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Unit));
+}
+
+#[test]
 fn one_version_of_a_measure_is_not_another() {
     let mut c = claim(
         "trametinib",

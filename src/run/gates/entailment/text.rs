@@ -1814,6 +1814,7 @@ pub(super) fn text(
             unit: cx
                 .units
                 .at(&vt, k + 1)
+                .or_else(|| range_unit(&vt, k, cx.units))
                 .or_else(|| (k == nums[0]).then(|| claim_unit(c, cx.units)).flatten()),
             // the value's regimen may sit past a clause break ("6 mg/kg IV or PO once
             // weekly"), as the quote's may
@@ -4206,6 +4207,30 @@ fn contrasted_clause(c: &Claim, quote: &str) -> Option<String> {
             group.trim()
         )
     })
+}
+
+/// The unit of a range a number opens, written once after its end: "17 to < 40 kg" gives
+/// 17 in kg (not in the unit the claim gives its doses in).
+fn range_unit<'u>(t: &Text<'_>, at: usize, units: &'u super::tables::Units) -> Option<&'u str> {
+    let mut j = at + 1;
+    let joins =
+        t.word(j) == Some("to") || t.tokens.get(j).is_some_and(|x| matches!(x.text, "-" | "–"));
+    if !joins {
+        return None;
+    }
+    j += 1;
+    while t
+        .tokens
+        .get(j)
+        .is_some_and(|x| matches!(x.text, "<" | "≤" | ">" | "≥" | "="))
+    {
+        j += 1;
+    }
+    t.tokens
+        .get(j)
+        .is_some_and(|x| x.kind == Kind::Number)
+        .then(|| units.at(t, j + 1))
+        .flatten()
 }
 
 /// A crude stem, so "improve", "improved" and "improves" meet.
