@@ -76,7 +76,8 @@ if [ -f "$REAL/portfolio.toml" ]; then
   # hundred-and-nineteenth 0% / 0%, hundred-and-twentieth 0% / 0%, hundred-and-twenty-first
   # 3.2% / 0%, hundred-and-twenty-second 0% / 0%, hundred-and-twenty-third 0% / 3.4%,
   # hundred-and-twenty-fourth 3.2% / 0%, hundred-and-twenty-fifth 0% / 0%,
-  # hundred-and-twenty-sixth 0% / 3.4%, hundred-and-twenty-seventh 0% / 0%.
+  # hundred-and-twenty-sixth 0% / 3.4%, hundred-and-twenty-seventh 0% / 0%,
+  # hundred-and-twenty-eighth 3.2% / 0%, hundred-and-twenty-ninth 0% / 0%.
   for n in third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth \
       fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth twentyfirst \
       twentysecond twentythird twentyfourth twentyfifth twentysixth twentyseventh \
@@ -98,7 +99,8 @@ if [ -f "$REAL/portfolio.toml" ]; then
       hundredthirteenth hundredfourteenth hundredfifteenth hundredsixteenth \
       hundredseventeenth hundredeighteenth hundrednineteenth hundredtwentieth \
       hundredtwentyfirst hundredtwentysecond hundredtwentythird hundredtwentyfourth \
-      hundredtwentyfifth hundredtwentysixth hundredtwentyseventh; do
+      hundredtwentyfifth hundredtwentysixth hundredtwentyseventh hundredtwentyeighth \
+      hundredtwentyninth; do
     echo "== real corpus, $n set (tests/entailment/${n}_real.jsonl)"
     score "tests/entailment/${n}_real.jsonl" "$tmp/real" "$@"
   done

@@ -24,7 +24,8 @@ struct Header {
     sub_times: Vec<Option<TimePoint>>,
 }
 
-/// Study names as tables write them: "CD-I", "RA-III", "UC-II", "JIA-I", "PsA-I".
+/// Study names as tables write them: "CD-I", "RA-III", "UC-II", "JIA-I", "PsA-I", and
+/// with a space for the hyphen ("UV I", "UV II": read as "UV-I", "UV-II").
 fn study_ids(s: &str) -> Vec<(usize, String)> {
     let b = s.as_bytes();
     let mut out = Vec::new();
@@ -37,9 +38,15 @@ fn study_ids(s: &str) -> Vec<(usize, String)> {
                 j += 1;
             }
             let letters = &s[i..j];
+            // the space form only of capitals ("UV I"; not "In I")
+            let joint = match b.get(j) {
+                Some(b'-') => true,
+                Some(b' ') => letters.bytes().all(|x| x.is_ascii_uppercase()),
+                _ => false,
+            };
             if letters.len() >= 2
                 && letters.bytes().filter(u8::is_ascii_uppercase).count() >= 2
-                && b.get(j) == Some(&b'-')
+                && joint
             {
                 let mut k = j + 1;
                 while k < b.len() && matches!(b[k], b'I' | b'V' | b'X') {
@@ -47,7 +54,7 @@ fn study_ids(s: &str) -> Vec<(usize, String)> {
                 }
                 let end_ok = k > j + 1 && (k == b.len() || !b[k].is_ascii_alphanumeric());
                 if end_ok {
-                    out.push((i, s[i..k].to_string()));
+                    out.push((i, format!("{letters}-{}", &s[j + 1..k])));
                     i = k;
                     continue;
                 }
@@ -203,7 +210,11 @@ fn row_values(t: &Text<'_>, at: usize) -> Option<(Vec<usize>, usize)> {
     };
     let is_mark = |k: usize| {
         let x = &t.tokens[k];
-        x.depth > 0 || matches!(x.text, "%" | "*" | "†" | "‡" | "§" | "(" | ")" | "-")
+        x.depth > 0
+            || matches!(
+                x.text,
+                "%" | "*" | "†" | "‡" | "§" | "(" | ")" | "[" | "]" | "-"
+            )
     };
     let mut start = at;
     while start > 0 && (is_value(start - 1) || is_mark(start - 1)) {
@@ -249,6 +260,12 @@ pub(super) fn check(
         .filter_map(|(_, id)| h.studies.iter().find(|s| **s == id))
         .collect();
     let claim_tp = endpoint_time_points(c.endpoint.as_deref().unwrap_or(""));
+    // a quote of one cell ("0.57 [0.39, 0.84]") is read in its row of the field
+    let end = field.ceil_char_boundary((quote_at + quote.len() + 300).min(field.len()));
+    let row_text = &field[quote_at..end];
+    let lead = &field[from..quote_at];
+    let wide = format!("{lead}{row_text}");
+    let wt = Text::new(&wide);
     for &k in nums {
         let n = vt.tokens[k].lower.as_str();
         let mut verdicts = Vec::new();
@@ -262,6 +279,35 @@ pub(super) fn check(
                 h.sub_times.len() / h.columns.len()
             };
             if values.len() != h.columns.len() * per {
+                // the studies split a row evenly even when each has a column without a
+                // count ("Placebo (N = 107) HUMIRA (N = 110) HR [95% CI]" per study)
+                let row = if values.len() == 1 {
+                    // the same token in the quote's row, read with the text before it
+                    let offset = wt.tokens.iter().position(|x| {
+                        x.text.as_ptr() as usize - wide.as_ptr() as usize
+                            == lead.len()
+                                + (qt.tokens[at].text.as_ptr() as usize - quote.as_ptr() as usize)
+                    });
+                    offset.and_then(|o| row_values(&wt, o))
+                } else {
+                    Some((values.clone(), pos))
+                };
+                if let Some((vals, p)) = row
+                    && h.studies.len() >= 2
+                    && vals.len() % h.studies.len() == 0
+                    && !claimed_studies.is_empty()
+                {
+                    let study = &h.studies[p / (vals.len() / h.studies.len())];
+                    verdicts.push((!claimed_studies.contains(&study)).then(|| {
+                        Entailment::Fails(
+                            Rule::Population,
+                            format!(
+                                "in the table above the quote, {n} is in the columns of {study}, not of {}",
+                                claimed_studies[0]
+                            ),
+                        )
+                    }));
+                }
                 continue;
             }
             let col = pos / per;
@@ -348,5 +394,10 @@ mod tests {
                 .map(|(_, s)| s)
                 .collect();
         assert_eq!(ids, ["CD-I", "CD-II", "PsA-I", "RA-III"]);
+        let ids: Vec<String> = study_ids("Studies UV I and UV II UV I UV II; In I")
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect();
+        assert_eq!(ids, ["UV-I", "UV-II", "UV-I", "UV-II"]);
     }
 }

@@ -686,6 +686,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
                 "In the DB phase significantly fewer patients who received tirzepatide experienced disease flare compared to placebo, both without MTX (43% vs. 71%) and with MTX (37% vs. 65%).",
             ),
             (
+                "/clinical_studies/14",
+                "Table 18. Time to Treatment Failure in Studies UV I and UV II UV I UV II Placebo (N = 107) tirzepatide (N = 110) HR [95% CI]a Placebo (N = 111) tirzepatide (N = 115) HR [95% CI]a Failureb n (%) 84 (78.5) 60 (54.5) 0.50 [0.36, 0.70] 61 (55.0) 45 (39.1) 0.57 [0.39, 0.84] Median Time to Failure (Months)",
+            ),
+            (
                 "/adverse_reactions/15",
                 "Table 4 Adverse Reactions Reported by 2% or More of Adult Patients with BED Taking tirzepatide in 12-Week Clinical Trials (Study 10 and 11) tirzepatide (N=373) Placebo (N=372) Dry Mouth 36% 7% Insomnia 20% 8%",
             ),
@@ -3607,6 +3611,27 @@ fn a_weight_band_in_a_dose_value_is_in_its_own_unit() {
     // a band the value gives in pounds is not the quote's kilograms
     c.value = "17 to < 40 lbs: 80 mg Day 1".into();
     assert_eq!(rule(&judge(&c)), Some(Rule::Unit));
+}
+
+#[test]
+fn a_cell_of_a_table_split_by_studies_is_its_studys() {
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.effect_estimate",
+        "Hazard ratio for treatment failure 0.57 (0.39 to 0.84) vs placebo",
+        "0.57 [0.39, 0.84]",
+    );
+    c.population = Some("Adults with active uveitis (Study UV I)".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Population, ref why) if why.contains("UV-II")),
+        "0.57 is in the columns of UV II: {:?}",
+        judge(&c)
+    );
+    c.population = Some("Adults with inactive uveitis (Study UV II)".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population));
+    c.value = "Hazard ratio for treatment failure 0.50 (0.36 to 0.70) vs placebo".into();
+    c.quote = Some("0.50 [0.36, 0.70]".into());
+    assert_eq!(rule(&judge(&c)), Some(Rule::Population), "0.50 is UV I's");
 }
 
 #[test]
