@@ -77,7 +77,8 @@ if [ -f "$REAL/portfolio.toml" ]; then
   # 3.2% / 0%, hundred-and-twenty-second 0% / 0%, hundred-and-twenty-third 0% / 3.4%,
   # hundred-and-twenty-fourth 3.2% / 0%, hundred-and-twenty-fifth 0% / 0%,
   # hundred-and-twenty-sixth 0% / 3.4%, hundred-and-twenty-seventh 0% / 0%,
-  # hundred-and-twenty-eighth 3.2% / 0%, hundred-and-twenty-ninth 0% / 0%.
+  # hundred-and-twenty-eighth 3.2% / 0%, hundred-and-twenty-ninth 0% / 0%,
+  # hundred-and-thirtieth 0% / 0%, hundred-and-thirty-first 0% / 3.4%.
   for n in third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth \
       fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth twentyfirst \
       twentysecond twentythird twentyfourth twentyfifth twentysixth twentyseventh \
@@ -100,7 +101,7 @@ if [ -f "$REAL/portfolio.toml" ]; then
       hundredseventeenth hundredeighteenth hundrednineteenth hundredtwentieth \
       hundredtwentyfirst hundredtwentysecond hundredtwentythird hundredtwentyfourth \
       hundredtwentyfifth hundredtwentysixth hundredtwentyseventh hundredtwentyeighth \
-      hundredtwentyninth; do
+      hundredtwentyninth hundredthirtieth hundredthirtyfirst; do
     echo "== real corpus, $n set (tests/entailment/${n}_real.jsonl)"
     score "tests/entailment/${n}_real.jsonl" "$tmp/real" "$@"
   done

@@ -3301,15 +3301,19 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         (c.field == "identity.names" && aliases_given(&c.value, quote, scope))
             .then(|| candidates[0].clone())
     });
-    // a participant flow's details that state the count the record gives as enrolled
-    // ("352 participants enrolled, 272 randomized") state the enrollment; another of
-    // their counts (the 272 randomized) is none
+    // a participant flow's details, or the study's own description, that state the
+    // count the record gives as enrolled ("352 participants enrolled, 272 randomized",
+    // "362 subjects were randomized to the study at 33 US sites") state the enrollment;
+    // another of their counts (the 272 randomized) is none
     let loc = loc.or_else(|| {
         let flow_details = |l: &str| {
             l.starts_with("/resultsSection/participantFlowModule/preAssignmentDetails")
                 || l.starts_with("/resultsSection/participantFlowModule/recruitmentDetails")
                 || l.contains("/participant_flow[1]/pre_assignment_details")
                 || l.contains("/participant_flow[1]/recruitment_details")
+                || l.starts_with("/protocolSection/descriptionModule/")
+                || l.starts_with("/clinical_study[1]/detailed_description[1]/")
+                || l.starts_with("/clinical_study[1]/brief_summary[1]/")
         };
         let enrolled = enrolled_count(r)?;
         let values = Text::new(&c.value);

@@ -580,6 +580,10 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             "1195",
         ),
         (
+            "/protocolSection/descriptionModule/detailedDescription".to_string(),
+            "1207 subjects were enrolled in the study at 33 sites.",
+        ),
+        (
             "/resultsSection/participantFlowModule/preAssignmentDetails".to_string(),
             "A total of 1207 participants enrolled in the study; 1195 entered the treatment period.",
         ),
@@ -4639,6 +4643,17 @@ fn participant_flow_details_state_the_enrollment_when_they_give_its_count() {
     );
     c.value = "1207 participants randomized".into();
     assert_eq!(rule(&judge(&c)), Some(Rule::Field), "1207 enrolled");
+    // the study's own description, giving the enrolled count
+    let d = "1207 subjects were enrolled in the study at 33 sites.";
+    let mut c = claim(
+        "trametinib",
+        "trials.enrollment",
+        "1207 subjects enrolled",
+        d,
+    );
+    assert_eq!(judge(&c), Entailment::Holds);
+    c.value = "33 sites".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::Field), "33 is no enrollment");
 }
 
 #[test]
