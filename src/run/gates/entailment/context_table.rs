@@ -260,12 +260,6 @@ pub(super) fn check(
         .filter_map(|(_, id)| h.studies.iter().find(|s| **s == id))
         .collect();
     let claim_tp = endpoint_time_points(c.endpoint.as_deref().unwrap_or(""));
-    // a quote of one cell ("0.57 [0.39, 0.84]") is read in its row of the field
-    let end = field.ceil_char_boundary((quote_at + quote.len() + 300).min(field.len()));
-    let row_text = &field[quote_at..end];
-    let lead = &field[from..quote_at];
-    let wide = format!("{lead}{row_text}");
-    let wt = Text::new(&wide);
     for &k in nums {
         let n = vt.tokens[k].lower.as_str();
         let mut verdicts = Vec::new();
@@ -282,13 +276,18 @@ pub(super) fn check(
                 // the studies split a row evenly even when each has a column without a
                 // count ("Placebo (N = 107) HUMIRA (N = 110) HR [95% CI]" per study)
                 let row = if values.len() == 1 {
-                    // the same token in the quote's row, read with the text before it
-                    let offset = wt.tokens.iter().position(|x| {
-                        x.text.as_ptr() as usize - wide.as_ptr() as usize
-                            == lead.len()
-                                + (qt.tokens[at].text.as_ptr() as usize - quote.as_ptr() as usize)
-                    });
-                    offset.and_then(|o| row_values(&wt, o))
+                    // a quote of one cell ("0.57 [0.39, 0.84]") is read in its row of
+                    // the field: the same token, with the text around the quote
+                    let end =
+                        field.ceil_char_boundary((quote_at + quote.len() + 300).min(field.len()));
+                    let wide = &field[from..end];
+                    let wt = Text::new(wide);
+                    let byte = quote_at - from + qt.tokens[at].text.as_ptr() as usize
+                        - quote.as_ptr() as usize;
+                    wt.tokens
+                        .iter()
+                        .position(|x| x.text.as_ptr() as usize - wide.as_ptr() as usize == byte)
+                        .and_then(|o| row_values(&wt, o))
                 } else {
                     Some((values.clone(), pos))
                 };

@@ -1218,6 +1218,12 @@ fn initials(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// Both sides name something and share nothing: the phrase a quote is of and the claim's
+/// population name different patients.
+fn named_apart(theirs: &[String], mine: &[String]) -> bool {
+    !theirs.is_empty() && !mine.is_empty() && !mine.iter().any(|m| theirs.contains(m))
+}
+
 /// Whether a word is written as initials: 2 to 5 capitals before any hyphen.
 fn is_initials(w: &str) -> bool {
     let letters = w.split('-').next().unwrap_or("");
@@ -1270,15 +1276,13 @@ fn lead_in_condition(c: &Claim, r: &EvidenceRecord) -> Option<String> {
         .trim_end_matches(" was")
         .trim_end_matches(" are");
     let (theirs, mine) = (initials(tail), initials(c.population.as_deref()?));
-    (!theirs.is_empty() && !mine.is_empty() && !mine.iter().any(|m| theirs.contains(m))).then(
-        || {
-            format!(
-                "the quote's sentence is of patients {:?}, not {:?}",
-                tail.trim(),
-                c.population.as_deref().unwrap_or("")
-            )
-        },
-    )
+    named_apart(&theirs, &mine).then(|| {
+        format!(
+            "the quote's sentence is of patients {:?}, not {:?}",
+            tail.trim(),
+            c.population.as_deref().unwrap_or("")
+        )
+    })
 }
 
 /// A table row is of the patients its caption names by a condition's initials ("Table 4
@@ -1301,11 +1305,11 @@ fn caption_condition(c: &Claim, r: &EvidenceRecord) -> Option<String> {
         return None;
     }
     let t = Text::new(caption);
-    let theirs: Vec<&str> = (1..t.tokens.len())
+    let theirs: Vec<String> = (1..t.tokens.len())
         .filter(|&k| t.word(k - 1) == Some("with") && is_initials(t.tokens[k].text))
-        .map(|k| t.tokens[k].text)
+        .map(|k| t.tokens[k].text.to_string())
         .collect();
-    (!theirs.is_empty() && !theirs.iter().any(|w| mine.iter().any(|m| m == w))).then(|| {
+    named_apart(&theirs, &mine).then(|| {
         let head = caption
             .char_indices()
             .nth(120)
@@ -1440,15 +1444,13 @@ fn only_for(c: &Claim, lead: Option<&str>) -> Option<String> {
             .collect()
     };
     let (theirs, mine) = (content(phrase), content(c.population.as_deref()?));
-    (!theirs.is_empty() && !mine.is_empty() && !mine.iter().any(|w| theirs.contains(w))).then(
-        || {
-            format!(
-                "the quote is given \"for {} only\", and the claim is for {:?}",
-                phrase.trim(),
-                c.population.as_deref().unwrap_or("")
-            )
-        },
-    )
+    named_apart(&theirs, &mine).then(|| {
+        format!(
+            "the quote is given \"for {} only\", and the claim is for {:?}",
+            phrase.trim(),
+            c.population.as_deref().unwrap_or("")
+        )
+    })
 }
 
 /// The bounds a text sets on a measure it names right before the sign ("creatinine
