@@ -78,7 +78,8 @@ if [ -f "$REAL/portfolio.toml" ]; then
   # hundred-and-twenty-fourth 3.2% / 0%, hundred-and-twenty-fifth 0% / 0%,
   # hundred-and-twenty-sixth 0% / 3.4%, hundred-and-twenty-seventh 0% / 0%,
   # hundred-and-twenty-eighth 3.2% / 0%, hundred-and-twenty-ninth 0% / 0%,
-  # hundred-and-thirtieth 0% / 0%, hundred-and-thirty-first 0% / 3.4%.
+  # hundred-and-thirtieth 0% / 0%, hundred-and-thirty-first 0% / 3.4%,
+  # hundred-and-thirty-second 3.2% / 0%, hundred-and-thirty-third 6.5% / 0%.
   for n in third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth \
       fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth twentyfirst \
       twentysecond twentythird twentyfourth twentyfifth twentysixth twentyseventh \
@@ -101,7 +102,8 @@ if [ -f "$REAL/portfolio.toml" ]; then
       hundredseventeenth hundredeighteenth hundrednineteenth hundredtwentieth \
       hundredtwentyfirst hundredtwentysecond hundredtwentythird hundredtwentyfourth \
       hundredtwentyfifth hundredtwentysixth hundredtwentyseventh hundredtwentyeighth \
-      hundredtwentyninth hundredthirtieth hundredthirtyfirst; do
+      hundredtwentyninth hundredthirtieth hundredthirtyfirst hundredthirtysecond \
+      hundredthirtythird; do
     echo "== real corpus, $n set (tests/entailment/${n}_real.jsonl)"
     score "tests/entailment/${n}_real.jsonl" "$tmp/real" "$@"
   done

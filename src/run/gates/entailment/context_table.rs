@@ -229,6 +229,53 @@ fn row_values(t: &Text<'_>, at: usize) -> Option<(Vec<usize>, usize)> {
     Some((values, pos))
 }
 
+/// The names of groups in a column label, lower-cased: words written in capitals (a
+/// footnote mark glued on taken off: "HUMIRAc" is humira, "MTXb" mtx), comparators
+/// ("Placebo") and drug names; not the label's other words ("Percent of Patients").
+fn group_names(label: &str) -> Vec<String> {
+    Text::new(label)
+        .tokens
+        .iter()
+        .filter(|x| x.kind == Kind::Word)
+        .filter_map(|x| {
+            let w = x.text;
+            let head = &w[..w.len() - w.chars().next_back().map_or(0, char::len_utf8)];
+            let capitals = |s: &str| s.len() >= 2 && s.chars().all(|c| c.is_ascii_uppercase());
+            let low = x.lower.as_str();
+            if capitals(w) {
+                Some(low.to_string())
+            } else if head.len() >= 3
+                && capitals(head)
+                && w.chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_ascii_lowercase())
+            {
+                Some(head.to_lowercase())
+            } else if super::COMPARATORS.contains(&low) || super::text::drug_like(low) {
+                Some(low.to_string())
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+/// The times a row's label ends on, right before its first value ("ACR20 Week 52 Week
+/// 104 63% …": week 52 and week 104), in order.
+fn row_times(t: &Text<'_>, first: usize) -> Vec<TimePoint> {
+    let mut out = Vec::new();
+    let mut k = first;
+    while k >= 2
+        && t.tokens[k - 1].kind == Kind::Number
+        && let Some(unit) = t.word(k - 2).and_then(time_unit)
+    {
+        let n: f64 = t.tokens[k - 1].lower.parse().unwrap_or(0.0);
+        out.insert(0, TimePoint { days: n * unit });
+        k -= 2;
+    }
+    out
+}
+
 /// The rules for the claim's numbers in a quote of table rows whose header is above it.
 pub(super) fn check(
     c: &Claim,
@@ -267,10 +314,23 @@ pub(super) fn check(
             let Some((values, pos)) = row_values(&qt, at) else {
                 continue;
             };
-            let per = if h.sub_times.is_empty() {
-                1
-            } else {
+            // each column split by time: by the header's sub-columns ("Baseline Wk 26 …"),
+            // or by the times that open the row ("ACR20 Week 52 Week 104 63% 56% 54% …":
+            // two values per column, week 52 then week 104)
+            let opening = row_times(&qt, values[0]);
+            let per = if !h.sub_times.is_empty() {
                 h.sub_times.len() / h.columns.len()
+            } else if opening.len() >= 2 && values.len() == h.columns.len() * opening.len() {
+                opening.len()
+            } else {
+                1
+            };
+            let time_at = |p: usize| {
+                if h.sub_times.is_empty() {
+                    opening.get(p % per).copied()
+                } else {
+                    h.sub_times[p % per]
+                }
             };
             if values.len() != h.columns.len() * per {
                 // the studies split a row evenly even when each has a column without a
@@ -326,7 +386,7 @@ pub(super) fn check(
             }
             if fail.is_none()
                 && per > 1
-                && let Some(tp) = h.sub_times[pos % per]
+                && let Some(tp) = time_at(pos)
                 && !claim_tp.is_empty()
                 && !claim_tp.iter().any(|a| a.same(tp))
             {
@@ -335,8 +395,38 @@ pub(super) fn check(
                     format!("in the table above the quote, {n} is at {}", tp.describe()),
                 ));
             }
+            // the column that names the claimed arm best, its words for it and the other
+            // columns' words against it ("HUMIRA/MTX" for "HUMIRA/MTX combination", not
+            // "HUMIRAc"); where none is best, the column's own group is read
+            let arm_given = c.arm.as_deref().is_some_and(|a| !a.trim().is_empty());
+            let best = if arm_given {
+                let claimed = super::claimed_words(c, scope);
+                let others: Vec<String> = h
+                    .columns
+                    .iter()
+                    .flat_map(|l| group_names(l))
+                    .filter(|w| !claimed.contains(w))
+                    .collect();
+                super::text::best_column(&h.columns, &claimed, &others)
+            } else {
+                None
+            };
             if fail.is_none()
-                && c.arm.as_deref().is_some_and(|a| !a.trim().is_empty())
+                && let Some(b) = best
+                && b != col
+            {
+                fail = Some(Entailment::Fails(
+                    Rule::Arm,
+                    format!(
+                        "in the table above the quote, {n} is in the column {label:?}, and {} is the column {:?}",
+                        super::claimed_name(c),
+                        h.columns[b]
+                    ),
+                ));
+            }
+            if fail.is_none()
+                && best.is_none()
+                && arm_given
                 && let Some(s) = scope
                 && let Some(Entailment::Fails(rule, why)) = group_arm(c, label, s, cx)
             {

@@ -796,10 +796,12 @@ fn outcome_population(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Enta
     if !profile::spec(&c.field).is_some_and(|s| s.arm_bound) {
         return None;
     }
-    let everyone_enrolled = words(c.population.as_deref().unwrap_or(""))
-        .iter()
-        .any(|w| w == "enrolled");
-    if !overall(c.population.as_deref()) && !everyone_enrolled {
+    let pop_words = words(c.population.as_deref().unwrap_or(""));
+    let everyone_enrolled = pop_words.iter().any(|w| w == "enrolled");
+    // "All randomized participants, transfusion-dependent lower-risk MDS without del 5q":
+    // everyone, described
+    let all_of = pop_words.first().is_some_and(|w| w == "all");
+    if !overall(c.population.as_deref()) && !everyone_enrolled && !all_of {
         return None;
     }
     // the outcome's own population text: JSON `…/outcomeMeasures/N/populationDescription`,
@@ -826,9 +828,10 @@ fn outcome_population(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Enta
             .map(|i| r.field_text(i))
     };
     let said = distinctive(&format!(
-        "{} {}",
+        "{} {} {}",
         c.endpoint.as_deref().unwrap_or(""),
-        c.value
+        c.value,
+        c.population.as_deref().unwrap_or("")
     ));
     // a title that names whom it counts: "Percentage of Participants With a Erythroid Gene
     // Signature Who Achieved …"

@@ -627,6 +627,12 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             "Percentage of Participants Who Achieved an Erythroid Response Based on Modified International Working Group (IWG) 2006 Criteria",
         ),
         (h(7, "/analyses/0/paramValue"), "1.276"),
+        // an outcome counted in a subset its title names
+        (
+            h(8, "/title"),
+            "Percentage of Participants With a Erythroid Gene Signature Who Achieved Transfusion Independence",
+        ),
+        (h(8, "/classes/0/categories/0/measurements/0/value"), "7.1"),
         // two arms, and the drug's code names in an exclusion criterion
         (
             "/protocolSection/armsInterventionsModule/armGroups/0/label".to_string(),
@@ -688,6 +694,14 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             (
                 "/clinical_studies/11",
                 "In the DB phase significantly fewer patients who received tirzepatide experienced disease flare compared to placebo, both without MTX (43% vs. 71%) and with MTX (37% vs. 65%).",
+            ),
+            (
+                "/pediatric_use/1",
+                "In an 8-week controlled study, 201 pediatric patients were treated with an oral solution of tirzepatide (n=136), or placebo (n=65). Adverse reactions observed with tirzepatide versus placebo included dizziness (23.5% vs. 1.5%), headache (12.5% vs. 9.2%), and hallucinations (7.4% vs. 0%).",
+            ),
+            (
+                "/clinical_studies/15",
+                "In Study RA-V the combination led to greater responses (see Table 4). Table 4. ACR Response in Study RA-V (Percent of Patients) Response MTXb N=257 MOUNJAROc N=274 MOUNJARO/MTX N=268 ACR20 Week 52 Week 104 63% 56% 54% 49% 73% 69% ACR50 Week 52 Week 104 46% 43% 41% 37% 62% 59%",
             ),
             (
                 "/clinical_studies/14",
@@ -1038,6 +1052,26 @@ fn an_outcome_title_names_the_subset_it_counts() {
         title_qualifier("Percentage of Participants Who Achieved RBC Transfusion Independence"),
         None
     );
+}
+
+#[test]
+fn a_population_of_all_described_is_everyone_not_the_titles_subset() {
+    let m = "/resultsSection/outcomeMeasuresModule/outcomeMeasures/8/classes/0/categories/0/measurements/0/value";
+    let mut c = claim(
+        "trametinib",
+        "efficacy.value",
+        "Transfusion independence in 7.1%",
+        "7.1",
+    );
+    c.locator = Some(m.into());
+    c.population = Some("All randomized participants, transfusion-dependent lower-risk MDS".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Population, ref why) if why.contains("erythroid")),
+        "7.1 counts the gene-signature subset: {:?}",
+        judge(&c)
+    );
+    c.population = Some("All participants with an erythroid gene signature".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Population), "{:?}", judge(&c));
 }
 
 #[test]
@@ -3636,6 +3670,64 @@ fn a_cell_of_a_table_split_by_studies_is_its_studys() {
     c.value = "Hazard ratio for treatment failure 0.50 (0.36 to 0.70) vs placebo".into();
     c.quote = Some("0.50 [0.36, 0.70]".into());
     assert_eq!(rule(&judge(&c)), Some(Rule::Population), "0.50 is UV I's");
+}
+
+#[test]
+fn a_row_split_by_its_own_times_gives_each_column_two_values() {
+    let q = "ACR20 Week 52 Week 104 63% 56% 54% 49% 73% 69%";
+    let mut c = claim(
+        "tirzepatide",
+        "efficacy.value",
+        "ACR20 response in 54% at Week 52 with MOUNJARO/MTX combination",
+        q,
+    );
+    c.arm = Some("MOUNJARO/MTX combination".into());
+    c.endpoint = Some("ACR20 response at Week 52".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Arm, ref why) if why.contains("MOUNJAROc")),
+        "54 is MOUNJARO alone: {:?}",
+        judge(&c)
+    );
+    c.value = "ACR20 response in 73% at Week 52 with MOUNJARO/MTX combination".into();
+    assert_eq!(judge(&c), Entailment::Holds);
+    // the second value of a column is its week 104
+    c.value = "ACR20 response in 69% at Week 52 with MOUNJARO/MTX combination".into();
+    assert_eq!(rule(&judge(&c)), Some(Rule::TimePoint));
+    c.value = "ACR20 response in 69% at Week 104 with MOUNJARO/MTX combination".into();
+    c.endpoint = Some("ACR20 response at Week 104".into());
+    assert_eq!(judge(&c), Entailment::Holds);
+    // the label's other words are no group: MTX alone is the first column
+    c.arm = Some("MTX monotherapy".into());
+    c.value = "ACR20 response in 63% at Week 52 with MTX".into();
+    c.endpoint = Some("ACR20 response at Week 52".into());
+    assert_eq!(judge(&c), Entailment::Holds);
+}
+
+#[test]
+fn a_drug_named_with_its_form_is_one_group() {
+    // "an oral solution of tirzepatide" is one mention, tirzepatide's
+    let t = Text::new("treated with an oral solution of tirzepatide (n=136), or placebo (n=65)");
+    let claimed: Vec<String> = ["tirzepatide", "oral", "solution"]
+        .map(String::from)
+        .to_vec();
+    let ms = text::mentions_for_tests(&t, &claimed, &["placebo".into()]);
+    assert_eq!(ms.len(), 2, "{ms:?}");
+    assert!(format!("{:?}", ms[0]).contains("\"tirzepatide\""), "{ms:?}");
+    // so the pair after "tirzepatide versus placebo" binds its second number to placebo
+    let mut c = claim(
+        "tirzepatide",
+        "safety.common_adverse_reactions",
+        "Headache in 9.2% of tirzepatide-treated pediatric patients",
+        "headache (12.5% vs. 9.2%)",
+    );
+    c.arm = Some("Tirzepatide oral solution".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Arm, ref why) if why.contains("placebo")),
+        "9.2% is placebo's: {:?}",
+        judge(&c)
+    );
+    c.value = "Headache in 12.5% of tirzepatide-treated pediatric patients".into();
+    assert_eq!(judge(&c), Entailment::Holds);
 }
 
 #[test]

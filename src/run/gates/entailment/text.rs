@@ -69,12 +69,22 @@ fn mentions(t: &Text<'_>, claimed: &[String], others: &[String]) -> Vec<Mention>
         let other_hit =
             !claimed_hit && (others.iter().any(|c| names(w, c, tok.text)) || drug_like(w));
         if claimed_hit || other_hit {
-            // one mention per run of words of the same side ("certolizumab pegol")
+            // one mention per run of words of the same side ("certolizumab pegol"), and
+            // per claimed name of a form ("an oral solution of zolpidem")
             if let Some(last) = out.last_mut()
-                && last.at + 1 == i
                 && last.claimed == claimed_hit
+                && (last.at + 1 == i
+                    || (claimed_hit && last.at + 2 == i && t.word(i - 1) == Some("of")))
             {
                 last.at = i;
+                // a claimed run goes by the claimed arm's first word it holds ("oral
+                // solution of zolpidem" is zolpidem's, as "zolpidem" alone is)
+                let rank = |w: &str| claimed.iter().position(|c| names(&w.to_lowercase(), c, w));
+                if claimed_hit
+                    && rank(tok.text).is_some_and(|r| rank(&last.word).is_none_or(|l| r < l))
+                {
+                    last.word = tok.text.to_string();
+                }
                 continue;
             }
             out.push(Mention {
@@ -310,7 +320,11 @@ fn names(w: &str, c: &str, text: &str) -> bool {
 
 /// The column of a table header that names the claimed arm best: named words count for
 /// it, other groups' names against it. None when no column names it or two tie.
-fn best_column(labels: &[String], claimed: &[String], others: &[String]) -> Option<usize> {
+pub(super) fn best_column(
+    labels: &[String],
+    claimed: &[String],
+    others: &[String],
+) -> Option<usize> {
     let score = |label: &str| -> i32 {
         let t = Text::new(label);
         t.tokens
