@@ -79,7 +79,8 @@ if [ -f "$REAL/portfolio.toml" ]; then
   # hundred-and-twenty-sixth 0% / 3.4%, hundred-and-twenty-seventh 0% / 0%,
   # hundred-and-twenty-eighth 3.2% / 0%, hundred-and-twenty-ninth 0% / 0%,
   # hundred-and-thirtieth 0% / 0%, hundred-and-thirty-first 0% / 3.4%,
-  # hundred-and-thirty-second 3.2% / 0%, hundred-and-thirty-third 6.5% / 0%.
+  # hundred-and-thirty-second 3.2% / 0%, hundred-and-thirty-third 6.5% / 0%,
+  # hundred-and-thirty-fourth 9.7% / 3.4%, hundred-and-thirty-fifth 0% / 0%.
   for n in third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth \
       fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth twentyfirst \
       twentysecond twentythird twentyfourth twentyfifth twentysixth twentyseventh \
@@ -103,7 +104,7 @@ if [ -f "$REAL/portfolio.toml" ]; then
       hundredtwentyfirst hundredtwentysecond hundredtwentythird hundredtwentyfourth \
       hundredtwentyfifth hundredtwentysixth hundredtwentyseventh hundredtwentyeighth \
       hundredtwentyninth hundredthirtieth hundredthirtyfirst hundredthirtysecond \
-      hundredthirtythird; do
+      hundredthirtythird hundredthirtyfourth hundredthirtyfifth; do
     echo "== real corpus, $n set (tests/entailment/${n}_real.jsonl)"
     score "tests/entailment/${n}_real.jsonl" "$tmp/real" "$@"
   done

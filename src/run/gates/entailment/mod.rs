@@ -1420,6 +1420,59 @@ const OTHER_SUBSTANCE: &[&str] = &[
 /// nucleoside it delivers) is no name of the drug: every place the record writes the
 /// code, the word before it names another substance, and none pairs it with a name of
 /// the drug ("remdesivir (GS-5734)", "GS-5734 (remdesivir)").
+/// A trial's intervention lists its own other names ("Docetaxel": "Taxotere®"): a name
+/// quoted from an intervention whose name is none of the asset's (the comparator) is
+/// that drug's, not the asset's.
+fn another_interventions_name(
+    c: &Claim,
+    r: &EvidenceRecord,
+    field: usize,
+    scope: Option<&Scope>,
+) -> Option<Entailment> {
+    if c.field != "identity.names" {
+        return None;
+    }
+    let scope = scope?;
+    let place = c
+        .locator
+        .as_deref()
+        .filter(|l| !l.is_empty())
+        .unwrap_or(&r.locators[field]);
+    // `…/intervention[2]/other_name[1]` (legacy XML) or `…/interventions/1/otherNames/0`
+    let (item, name_key) = if let Some(k) = place.find("/other_name[") {
+        (&place[..k], "/intervention_name[1]")
+    } else if let Some(k) = place.find("/otherNames/") {
+        (&place[..k], "/name")
+    } else {
+        return None;
+    };
+    if !(item.contains("/intervention[") || item.contains("/interventions/")) {
+        return None;
+    }
+    let want = format!("{item}{name_key}");
+    let name = r
+        .locators
+        .iter()
+        .position(|l| *l == want)
+        .map(|i| r.field_text(i))?;
+    let name_words = words(name);
+    let ours = scope
+        .names
+        .iter()
+        .flat_map(|n| words(n))
+        .any(|w| w.len() >= 3 && name_words.contains(&w));
+    (!ours).then(|| {
+        Entailment::Fails(
+            Rule::Field,
+            format!(
+                "the quote is a name of the trial's intervention {:?}, not of {}",
+                crate::domain::one_line(name),
+                c.asset
+            ),
+        )
+    })
+}
+
 fn code_of_another_substance(
     c: &Claim,
     r: &EvidenceRecord,
@@ -1770,10 +1823,21 @@ fn strength_of_another_product(c: &Claim, r: &EvidenceRecord, place: &str) -> Op
 /// baseline tables (those analysed at baseline, one region's) is enrollment only when it
 /// equals that count.
 fn enrollment_from_baseline(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
-    // (a count the claim gives some of the study, an arm or an age group, is theirs)
-    let whole = [&c.population, &c.arm]
-        .iter()
-        .all(|x| x.as_deref().is_none_or(|x| x.trim().is_empty()));
+    // (a count the claim gives some of the study, an arm or an age group, is theirs; a
+    // population the study's own protocol describes, "CF patients with pre-diabetes", is
+    // everyone)
+    let whole = c.arm.as_deref().is_none_or(|a| a.trim().is_empty())
+        && c.population.as_deref().is_none_or(|p| {
+            let ws: Vec<String> = distinctive(p)
+                .into_iter()
+                .filter(|w| w.len() >= 2)
+                .collect();
+            let (protocol, _) = protocol_texts(r);
+            ws.iter().all(|w| {
+                !subgroup_named(w)
+                    && (protocol.contains(text::stem_of(w)) || initialism_in(w, &protocol))
+            })
+        });
     let baseline = [
         "/baselineCharacteristicsModule/",
         "/baseline[",
@@ -3194,6 +3258,9 @@ pub fn entail(c: &Claim, ev: &Evidence, rec: usize, field: usize, cx: &Context<'
         return v;
     }
     if let Some(v) = code_of_another_substance(c, r, scope) {
+        return v;
+    }
+    if let Some(v) = another_interventions_name(c, r, field, scope) {
         return v;
     }
     if let Some(v) = product_of_another_application(c, ev, r) {

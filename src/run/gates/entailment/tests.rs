@@ -646,6 +646,23 @@ fn world() -> (Evidence, HashMap<String, Scope>) {
             "/protocolSection/eligibilityModule/eligibilityCriteria".to_string(),
             "Exclusion Criteria: Prior treatment with trametinib (GSK1120212/ JTP-74057) or with another MEK inhibitor",
         ),
+        // each intervention with its other names
+        (
+            "/protocolSection/armsInterventionsModule/interventions/0/name".to_string(),
+            "Trametinib",
+        ),
+        (
+            "/protocolSection/armsInterventionsModule/interventions/0/otherNames/0".to_string(),
+            "GSK1120212",
+        ),
+        (
+            "/protocolSection/armsInterventionsModule/interventions/1/name".to_string(),
+            "Docetaxel",
+        ),
+        (
+            "/protocolSection/armsInterventionsModule/interventions/1/otherNames/0".to_string(),
+            "Taxotere",
+        ),
     ];
     let markers: Vec<(&str, &str)> = markers.iter().map(|(l, t)| (l.as_str(), *t)).collect();
     // sentences of a label read after the others (but the posted record, which is last),
@@ -3731,6 +3748,22 @@ fn a_drug_named_with_its_form_is_one_group() {
 }
 
 #[test]
+fn another_interventions_other_name_is_not_the_assets() {
+    let mut c = claim("trametinib", "identity.names", "Taxotere", "Taxotere");
+    c.locator =
+        Some("/protocolSection/armsInterventionsModule/interventions/1/otherNames/0".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Field, ref why) if why.contains("Docetaxel")),
+        "Taxotere is docetaxel's: {:?}",
+        judge(&c)
+    );
+    let mut c = claim("trametinib", "identity.names", "GSK1120212", "GSK1120212");
+    c.locator =
+        Some("/protocolSection/armsInterventionsModule/interventions/0/otherNames/0".into());
+    assert_ne!(rule(&judge(&c)), Some(Rule::Field), "{:?}", judge(&c));
+}
+
+#[test]
 fn one_version_of_a_measure_is_not_another() {
     let mut c = claim(
         "trametinib",
@@ -3990,6 +4023,14 @@ fn a_baseline_count_is_enrollment_only_when_it_is_the_enrolled_count() {
         "{:?}",
         judge(&c)
     );
+    // a population the study's protocol describes is everyone
+    c.population = Some("Cystic fibrosis patients with pre-diabetes".into());
+    assert!(
+        matches!(judge(&c), Entailment::Fails(Rule::Field, ref why) if why.contains("1207")),
+        "{:?}",
+        judge(&c)
+    );
+    c.population = None;
     // a count the claim gives one arm is that arm's
     c.arm = Some("Trametinib".into());
     assert!(

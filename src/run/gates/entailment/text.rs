@@ -2394,12 +2394,18 @@ impl Binding<'_, '_> {
                 && !same(m)
             {
                 let shown = numbers_aside(t, at).map_or(clause.clone(), |o| t.clause(o));
+                // (a clause of markup read as text may run for pages: the reason shows
+                // its opening)
+                let mut shown = self.clause_text(&shown);
+                if let Some((cut, _)) = shown.char_indices().nth(200) {
+                    shown.truncate(cut);
+                    shown.push('…');
+                }
                 return Entailment::Fails(
                     Rule::Arm,
                     format!(
-                        "in the quote {n} belongs to {:?} ({:?}), not to {}",
+                        "in the quote {n} belongs to {:?} ({shown:?}), not to {}",
                         m.word,
-                        self.clause_text(&shown),
                         claimed_name(c)
                     ),
                 );
