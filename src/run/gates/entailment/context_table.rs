@@ -307,6 +307,22 @@ pub(super) fn check(
         .filter_map(|(_, id)| h.studies.iter().find(|s| **s == id))
         .collect();
     let claim_tp = endpoint_time_points(c.endpoint.as_deref().unwrap_or(""));
+    // the column that names the claimed arm best, its words for it and the other columns'
+    // words against it ("HUMIRA/MTX" for "HUMIRA/MTX combination", not "HUMIRAc"); where
+    // none is best, a number's column is read by its own group
+    let arm_given = c.arm.as_deref().is_some_and(|a| !a.trim().is_empty());
+    let best = if arm_given {
+        let claimed = super::claimed_words(c, scope);
+        let others: Vec<String> = h
+            .columns
+            .iter()
+            .flat_map(|l| group_names(l))
+            .filter(|w| !claimed.contains(w))
+            .collect();
+        super::text::best_column(&h.columns, &claimed, &others)
+    } else {
+        None
+    };
     for &k in nums {
         let n = vt.tokens[k].lower.as_str();
         let mut verdicts = Vec::new();
@@ -395,22 +411,6 @@ pub(super) fn check(
                     format!("in the table above the quote, {n} is at {}", tp.describe()),
                 ));
             }
-            // the column that names the claimed arm best, its words for it and the other
-            // columns' words against it ("HUMIRA/MTX" for "HUMIRA/MTX combination", not
-            // "HUMIRAc"); where none is best, the column's own group is read
-            let arm_given = c.arm.as_deref().is_some_and(|a| !a.trim().is_empty());
-            let best = if arm_given {
-                let claimed = super::claimed_words(c, scope);
-                let others: Vec<String> = h
-                    .columns
-                    .iter()
-                    .flat_map(|l| group_names(l))
-                    .filter(|w| !claimed.contains(w))
-                    .collect();
-                super::text::best_column(&h.columns, &claimed, &others)
-            } else {
-                None
-            };
             if fail.is_none()
                 && let Some(b) = best
                 && b != col

@@ -1823,6 +1823,16 @@ fn strength_of_another_product(c: &Claim, r: &EvidenceRecord, place: &str) -> Op
 /// baseline tables (those analysed at baseline, one region's) is enrollment only when it
 /// equals that count.
 fn enrollment_from_baseline(c: &Claim, r: &EvidenceRecord, place: &str) -> Option<Entailment> {
+    let baseline = [
+        "/baselineCharacteristicsModule/",
+        "/baseline[",
+        "/baseline/",
+    ]
+    .iter()
+    .any(|m| place.contains(m));
+    if c.field != "trials.enrollment" || !baseline {
+        return None;
+    }
     // (a count the claim gives some of the study, an arm or an age group, is theirs; a
     // population the study's own protocol describes, "CF patients with pre-diabetes", is
     // everyone)
@@ -1838,14 +1848,7 @@ fn enrollment_from_baseline(c: &Claim, r: &EvidenceRecord, place: &str) -> Optio
                     && (protocol.contains(text::stem_of(w)) || initialism_in(w, &protocol))
             })
         });
-    let baseline = [
-        "/baselineCharacteristicsModule/",
-        "/baseline[",
-        "/baseline/",
-    ]
-    .iter()
-    .any(|m| place.contains(m));
-    if c.field != "trials.enrollment" || !baseline || !whole {
+    if !whole {
         return None;
     }
     let enrolled = enrolled_count(r)?.to_string();
