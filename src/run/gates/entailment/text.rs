@@ -4182,6 +4182,16 @@ fn leading_phrase(t: &Text<'_>) -> std::ops::Range<usize> {
 /// subject does instead. A claim that says the clause's words, not the rest's, and names
 /// no word of the contrasted group, gives the subject what the quote denies it.
 fn contrasted_clause(c: &Claim, quote: &str) -> Option<String> {
+    // most quotes contrast nothing: they are passed over before any copy is made
+    let has = |w: &[u8]| {
+        quote
+            .as_bytes()
+            .windows(w.len())
+            .any(|x| x.eq_ignore_ascii_case(w))
+    };
+    if !(has(b"contrast") || has(b"unlike") || has(b"opposed")) {
+        return None;
+    }
     let lower = quote.to_lowercase();
     let (at, opener) = [
         "in contrast to ",
