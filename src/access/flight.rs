@@ -103,6 +103,7 @@ impl Server {
     /// Plans one read-only statement; loads the bundle tables when it names them.
     async fn plan(&self, query: &str) -> Result<(SessionContext, LogicalPlan), Status> {
         let ctx = self.ctx().await?;
+        sql::fresh_reads(&ctx);
         if sql::needs_bundles(query) && ctx.table_exist("records").ok() != Some(true) {
             sql::register_bundles(&ctx, &self.lake, &self.snapshot)
                 .await

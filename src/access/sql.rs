@@ -61,7 +61,11 @@ pub async fn context(
 ) -> Result<SessionContext, Error> {
     // information_schema gives `SHOW TABLES`, `SHOW COLUMNS FROM t` and
     // `SELECT … FROM information_schema.columns`, as in datafusion-cli
-    let config = crate::config::sql_session()?.with_information_schema(true);
+    // the lake as the session reads it: a statement reads each small part once
+    let store = Arc::new(super::prefix_cache::PrefixCache::new(lake.store()));
+    let config = crate::config::sql_session()?
+        .with_information_schema(true)
+        .with_extension(store.clone());
     // Operators that track memory (sorts, joins, aggregates) fail cleanly past the limit;
     // `execute` holds the collected result to the same limit.
     let limit = crate::config::sql_memory_limit()?;
@@ -70,18 +74,20 @@ pub async fn context(
         .build_arc()?;
     let ctx = SessionContext::new_with_config_rt(config, runtime);
     super::bounded::register(&ctx, limit);
-    ctx.register_object_store(lake.store_url(), lake.store());
+    ctx.register_object_store(lake.store_url(), store);
     let (names, _) = lake.list_level("tables/").await?;
     let mut tables = BTreeSet::new();
     for name in &names {
         // A table directory holds at least one Parquet part (else there is no schema).
         // dossier writes every part of a table with one schema, so the first part's
         // footer gives it: inferring it from all parts would read every footer.
-        let keys = lake.list(&format!("tables/{name}/")).await?;
-        let Some(first) = keys.iter().find(|k| k.ends_with(".parquet")) else {
+        let Some(first) = lake
+            .first_key(&format!("tables/{name}/"), ".parquet")
+            .await?
+        else {
             continue;
         };
-        let footer = ParquetRecordBatchReaderBuilder::try_new(lake.get(first).await?)?;
+        let footer = ParquetRecordBatchReaderBuilder::try_new(lake.get(&first).await?)?;
         let schema = footer.schema().clone();
         let url = lake.table_url(&format!("tables/{name}"));
         ctx.register_parquet(
@@ -107,6 +113,18 @@ pub async fn context(
         register_bundles(&ctx, lake, snapshot_ref).await?;
     }
     Ok(ctx)
+}
+
+/// Forgets the lake bytes the session's earlier statements read, so a statement sees
+/// the lake as it is when it starts (parts a run rewrote since are read again).
+pub fn fresh_reads(ctx: &SessionContext) {
+    if let Some(cache) = ctx
+        .state()
+        .config()
+        .get_extension::<super::prefix_cache::PrefixCache>()
+    {
+        cache.clear();
+    }
 }
 
 /// The run the analyst views show: the pinned one (which must exist), else the latest.
@@ -394,6 +412,7 @@ pub async fn execute(
     stmt: Statement,
     guard: Guard,
 ) -> Result<Vec<RecordBatch>, Error> {
+    fresh_reads(ctx);
     let plan = match ctx.state().statement_to_plan(stmt).await {
         Ok(plan) => plan,
         Err(e) => return Err(unknown_table(ctx, &e).map_or_else(|| e.into(), Into::into)),

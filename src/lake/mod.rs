@@ -329,6 +329,14 @@ impl Lake {
     /// One listing level under a prefix: the names of the "directories" and of the objects
     /// directly there, each sorted (so a run's journal is not walked to find its manifests).
     pub async fn list_level(&self, prefix: &str) -> Result<(Vec<String>, Vec<String>), LakeError> {
+        if let Some(root) = &self.local_dir {
+            return list_dir(root.join(prefix.trim_matches('/')))
+                .await
+                .map_err(|source| LakeError::List {
+                    prefix: prefix.to_string(),
+                    source,
+                });
+        }
         let listed = self
             .store
             .list_with_delimiter(Some(&self.path(prefix)))
@@ -378,6 +386,78 @@ impl Lake {
         keys.sort();
         Ok(keys)
     }
+
+    /// The first key under `prefix` (in sorted order, one level at a time) whose name
+    /// ends with `suffix`, reading only the directories on the way to it: a run table
+    /// holds a directory per asset, and listing all of them to find one part read
+    /// thousands of directories.
+    pub async fn first_key(&self, prefix: &str, suffix: &str) -> Result<Option<String>, LakeError> {
+        let mut stack = vec![prefix.trim_end_matches('/').to_string()];
+        while let Some(dir) = stack.pop() {
+            let (subdirs, names) = self.list_level(&format!("{dir}/")).await?;
+            if let Some(name) = names.iter().find(|n| n.ends_with(suffix)) {
+                return Ok(Some(format!("{dir}/{name}")));
+            }
+            // the first subdirectory is searched first
+            stack.extend(subdirs.iter().rev().map(|s| format!("{dir}/{s}")));
+        }
+        Ok(None)
+    }
+}
+
+/// One level of a local lake directory: its subdirectories and its files, each sorted,
+/// as the object store lists them (links followed; a file the store is still writing,
+/// `name#digits`, left out; names encoded as path parts). The store's own listing opens
+/// every subdirectory it names, and a run table has one per asset.
+async fn list_dir(
+    dir: std::path::PathBuf,
+) -> Result<(Vec<String>, Vec<String>), object_store::Error> {
+    tokio::task::spawn_blocking(move || {
+        let mut dirs = Vec::new();
+        let mut files = Vec::new();
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((dirs, files)),
+            Err(e) => return Err(local_error(&dir, e)),
+        };
+        for entry in entries {
+            let entry = entry.map_err(|e| local_error(&dir, e))?;
+            let path = entry.path();
+            let Ok(meta) = std::fs::metadata(&path) else {
+                continue; // a dangling link, or gone since the directory was read
+            };
+            // the name as the store spells it (its own path encoding)
+            let Some(part) = ObjPath::from_absolute_path(&path)
+                .ok()
+                .and_then(|p| p.filename().map(str::to_string))
+            else {
+                continue;
+            };
+            if meta.is_dir() {
+                dirs.push(part);
+            } else if part
+                .split_once('#')
+                .is_none_or(|(_, n)| n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()))
+            {
+                files.push(part);
+            }
+        }
+        dirs.sort();
+        files.sort();
+        Ok((dirs, files))
+    })
+    .await
+    .map_err(|e| object_store::Error::Generic {
+        store: "LocalFileSystem",
+        source: Box::new(e),
+    })?
+}
+
+fn local_error(dir: &std::path::Path, e: std::io::Error) -> object_store::Error {
+    object_store::Error::Generic {
+        store: "LocalFileSystem",
+        source: format!("{}: {e}", dir.display()).into(),
+    }
 }
 
 /// A reader over chunks sent from an async stream, hashing what it hands out.
@@ -407,6 +487,87 @@ impl std::io::Read for Hashing {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A local lake lists a level from the directory itself, with what the object
+    /// store's own listing gives: the same subdirectories (an empty one too) and files,
+    /// a file still being written (`name#digits`) left out, a link followed.
+    #[tokio::test]
+    async fn a_local_level_lists_as_the_store_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let lake = Lake::open(dir.path().to_str().unwrap()).unwrap();
+        for key in [
+            "t/run_id=r/asset_id=b/part-0.parquet",
+            "t/run_id=r/asset_id=a/part-0.parquet",
+            "t/run_id=r/notes.txt",
+            "t/run_id=r/odd#name.txt",
+        ] {
+            lake.put_overwrite(key, Bytes::from_static(b"x"))
+                .await
+                .unwrap();
+        }
+        let level = dir.path().join("t/run_id=r");
+        std::fs::create_dir(level.join("asset_id=empty")).unwrap();
+        std::fs::write(level.join("part-1.parquet#12"), b"half").unwrap();
+        std::os::unix::fs::symlink(level.join("asset_id=a"), level.join("asset_id=link")).unwrap();
+        for prefix in ["t/", "t/run_id=r/", "t/run_id=r/asset_id=a/", "missing/"] {
+            let listed = lake
+                .store
+                .list_with_delimiter(Some(&lake.path(prefix)))
+                .await
+                .unwrap();
+            let names = |paths: Vec<&ObjPath>| {
+                let mut v: Vec<String> = paths
+                    .into_iter()
+                    .filter_map(|p| p.filename().map(str::to_string))
+                    .collect();
+                v.sort();
+                v
+            };
+            let store = (
+                names(listed.common_prefixes.iter().collect()),
+                names(listed.objects.iter().map(|m| &m.location).collect()),
+            );
+            assert_eq!(lake.list_level(prefix).await.unwrap(), store, "{prefix}");
+        }
+        let (dirs, files) = lake.list_level("t/run_id=r/").await.unwrap();
+        assert_eq!(
+            dirs,
+            ["asset_id=a", "asset_id=b", "asset_id=empty", "asset_id=link"]
+        );
+        assert_eq!(files, ["notes.txt", "odd%23name.txt"]);
+    }
+
+    /// The first key is found depth first in sorted order, past directories that hold
+    /// no match and files that do not end with the suffix.
+    #[tokio::test]
+    async fn first_key_descends_in_sorted_order() {
+        let lake = Lake::open("memory://").unwrap();
+        for key in [
+            "t/run_id=b/asset_id=a/part-0.parquet",
+            "t/run_id=a/notes.txt",
+            "t/run_id=a/asset_id=z/part-0.parquet",
+            "t/run_id=a/asset_id=y/readme.md",
+            "t/run_id=a/asset_id=y/deeper/part-9.parquet",
+        ] {
+            lake.put_overwrite(key, Bytes::from_static(b"x"))
+                .await
+                .unwrap();
+        }
+        let first = lake.first_key("t/", ".parquet").await.unwrap();
+        assert_eq!(
+            first.as_deref(),
+            Some("t/run_id=a/asset_id=y/deeper/part-9.parquet")
+        );
+        assert_eq!(
+            lake.first_key("t/run_id=b", ".parquet")
+                .await
+                .unwrap()
+                .as_deref(),
+            Some("t/run_id=b/asset_id=a/part-0.parquet")
+        );
+        assert_eq!(lake.first_key("t/", ".json").await.unwrap(), None);
+        assert_eq!(lake.first_key("nothing/", ".parquet").await.unwrap(), None);
+    }
 
     /// A streamed read returns its reader's value only for the right bytes: hashed whole
     /// even when the reader stops early, refused when the object was altered, NotFound
