@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Extractive reasoning over synthetic portfolios: wall time of `dossier run --all` on a
-# pinned snapshot, mean reasoning time per asset (from the run manifest), peak RSS. With
+# Extractive reasoning over synthetic portfolios: the snapshot that feeds it (wall time,
+# peak RSS, manifest and lake size), then wall time of `dossier run --all` on it, mean
+# reasoning time per asset (from the run manifest), peak RSS. With
 # several sizes, each is measured in turn and the last line gives the peak of the largest
 # against the peak of the smallest (memory flat in portfolio size is a ratio near 1).
 # Usage: bench/run_throughput.sh [N_ASSETS=500 ...]
@@ -15,7 +16,11 @@ peaks=()
 for N in "$@"; do
   rm -rf "$tmp/syn" "$tmp/lake"
   "$BIN/dossier-gen" --assets "$N" --out "$tmp/syn" 2>/dev/null
-  "$BIN/dossier" --quiet --lake "$tmp/lake" snapshot --portfolio "$tmp/syn/portfolio.toml" --import "$tmp/syn/import" > /dev/null
+  /usr/bin/time -f '%e %M' -o "$tmp/snap" "$BIN/dossier" --quiet --lake "$tmp/lake" snapshot \
+    --portfolio "$tmp/syn/portfolio.toml" --import "$tmp/syn/import" > /dev/null
+  read -r snap_s snap_kb < <(tail -1 "$tmp/snap")
+  manifest_mb=$(find "$tmp/lake/snapshots" -name '*.json' ! -name '*.diagnostics.json' -printf '%s\n' | awk '{s+=$1} END {printf "%.1f", s/1e6}')
+  echo "snapshot: $N assets in $snap_s s wall; peak RSS $((snap_kb / 1024)) MB; manifest $manifest_mb MB; lake $(du -sm "$tmp/lake" | cut -f1) MB"
   t0=$(date +%s.%N)
   /usr/bin/time -f '%M' -o "$tmp/rss" "$BIN/dossier" --lake "$tmp/lake" run --all > "$tmp/run_id" 2> "$tmp/err"
   t1=$(date +%s.%N)
