@@ -58,12 +58,17 @@ extern "C" fn allocator_options() {
 /// faulted in afresh (`bench/import_throughput.sh`: 0.59 s -> 0.49 s at 500 assets).
 /// A SQL statement reads a part per asset and frees each part's buffers as the next
 /// comes: the same wait keeps them for the next part (`bench/analyst_queries.sh`, the
-/// portfolio query's first execution: about 145 ms -> 125 ms at 500 assets).
+/// portfolio query's first execution: about 145 ms -> 125 ms at 500 assets). `dossier
+/// rules` over a whole candidate file grows and frees hash tables of many megabytes:
+/// with the wait, 1M candidates take 3.8-3.9 s instead of 4.7-5.8 s, for a peak of 1.38
+/// GB instead of 1.19 (`bench/precedence_compare.sh`). A run keeps returning memory at
+/// once: its rules go a chunk of assets at a time, and its resident set follows its heap.
 #[cfg(target_os = "linux")]
 fn allocator_options_for(command: &cli::args::Command) {
+    use cli::args::Command;
     if matches!(
         command,
-        cli::args::Command::Snapshot { .. } | cli::args::Command::Sql { .. }
+        Command::Snapshot { .. } | Command::Sql { .. } | Command::Rules { .. }
     ) && std::env::var_os("MIMALLOC_PURGE_DELAY").is_none()
     {
         // mimalloc reads the purge delay each time it schedules a purge
