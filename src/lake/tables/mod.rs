@@ -26,7 +26,7 @@ use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::error::ArrowError;
 use datafusion::parquet::arrow::ArrowWriter;
 use datafusion::parquet::errors::ParquetError;
-use datafusion::parquet::file::properties::WriterProperties;
+use datafusion::parquet::file::properties::{EnabledStatistics, WriterProperties};
 
 pub use column::{Column, Day, Number, TableError};
 pub use run::{
@@ -119,10 +119,14 @@ macro_rules! table {
 }
 pub(crate) use table;
 
-/// Deterministic Parquet bytes of one batch.
+/// Deterministic Parquet bytes of one batch. Statistics are kept per column chunk, not
+/// per page: a part is one asset's rows, and no reader skips pages inside one; the page
+/// indexes only made every footer larger to read (`bench/analyst_queries.sh`, the
+/// portfolio query's first execution over 500 parts: 129 ms -> 125 ms, medians of nine).
 pub fn to_parquet(batch: &RecordBatch) -> Result<Vec<u8>, ParquetError> {
     let props = WriterProperties::builder()
         .set_created_by("dossier table v1".to_string())
+        .set_statistics_enabled(EnabledStatistics::Chunk)
         .build();
     let mut out = Vec::new();
     let mut w = ArrowWriter::try_new(&mut out, batch.schema(), Some(props))?;
