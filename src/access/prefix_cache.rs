@@ -115,10 +115,7 @@ impl ObjectStore for PrefixCache {
     }
 
     async fn get_ranges(&self, location: &Path, ranges: &[Range<u64>]) -> Result<Vec<Bytes>> {
-        let held: Option<Vec<Bytes>> = ranges
-            .iter()
-            .map(|r| self.slice(location, r))
-            .collect();
+        let held: Option<Vec<Bytes>> = ranges.iter().map(|r| self.slice(location, r)).collect();
         if let Some(all) = held {
             return Ok(all);
         }
@@ -194,9 +191,16 @@ mod tests {
         let fresh = store.get_ranges(&part, &[10..20]).await.unwrap();
         assert_eq!(fresh[0].as_ref(), &[1u8; 10][..]);
 
-        store.get_ranges(&big, &[0..huge.len() as u64]).await.unwrap();
+        store
+            .get_ranges(&big, &[0..huge.len() as u64])
+            .await
+            .unwrap();
         inner.put(&big, vec![8u8; huge.len()].into()).await.unwrap();
         let again = store.get_ranges(&big, &[0..4]).await.unwrap();
-        assert_eq!(again[0].as_ref(), &[8u8; 4][..], "an object over the limit is not kept");
+        assert_eq!(
+            again[0].as_ref(),
+            &[8u8; 4][..],
+            "an object over the limit is not kept"
+        );
     }
 }

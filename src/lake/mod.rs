@@ -532,7 +532,12 @@ mod tests {
         let (dirs, files) = lake.list_level("t/run_id=r/").await.unwrap();
         assert_eq!(
             dirs,
-            ["asset_id=a", "asset_id=b", "asset_id=empty", "asset_id=link"]
+            [
+                "asset_id=a",
+                "asset_id=b",
+                "asset_id=empty",
+                "asset_id=link"
+            ]
         );
         assert_eq!(files, ["notes.txt", "odd%23name.txt"]);
     }
