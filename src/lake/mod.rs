@@ -493,6 +493,15 @@ impl std::io::Read for Hashing {
 mod tests {
     use super::*;
 
+    /// Writes a one-byte object under each key.
+    async fn put_keys(lake: &Lake, keys: &[&str]) {
+        for key in keys {
+            lake.put_overwrite(key, Bytes::from_static(b"x"))
+                .await
+                .unwrap();
+        }
+    }
+
     /// A local lake lists a level from the directory itself, with what the object
     /// store's own listing gives: the same subdirectories (an empty one too) and files,
     /// a file still being written (`name#digits`) left out, a link followed.
@@ -500,16 +509,16 @@ mod tests {
     async fn a_local_level_lists_as_the_store_does() {
         let dir = tempfile::tempdir().unwrap();
         let lake = Lake::open(dir.path().to_str().unwrap()).unwrap();
-        for key in [
-            "t/run_id=r/asset_id=b/part-0.parquet",
-            "t/run_id=r/asset_id=a/part-0.parquet",
-            "t/run_id=r/notes.txt",
-            "t/run_id=r/odd#name.txt",
-        ] {
-            lake.put_overwrite(key, Bytes::from_static(b"x"))
-                .await
-                .unwrap();
-        }
+        put_keys(
+            &lake,
+            &[
+                "t/run_id=r/asset_id=b/part-0.parquet",
+                "t/run_id=r/asset_id=a/part-0.parquet",
+                "t/run_id=r/notes.txt",
+                "t/run_id=r/odd#name.txt",
+            ],
+        )
+        .await;
         let level = dir.path().join("t/run_id=r");
         std::fs::create_dir(level.join("asset_id=empty")).unwrap();
         std::fs::write(level.join("part-1.parquet#12"), b"half").unwrap();
@@ -539,17 +548,17 @@ mod tests {
     #[tokio::test]
     async fn first_key_descends_in_sorted_order() {
         let lake = Lake::open("memory://").unwrap();
-        for key in [
-            "t/run_id=b/asset_id=a/part-0.parquet",
-            "t/run_id=a/notes.txt",
-            "t/run_id=a/asset_id=z/part-0.parquet",
-            "t/run_id=a/asset_id=y/readme.md",
-            "t/run_id=a/asset_id=y/deeper/part-9.parquet",
-        ] {
-            lake.put_overwrite(key, Bytes::from_static(b"x"))
-                .await
-                .unwrap();
-        }
+        put_keys(
+            &lake,
+            &[
+                "t/run_id=b/asset_id=a/part-0.parquet",
+                "t/run_id=a/notes.txt",
+                "t/run_id=a/asset_id=z/part-0.parquet",
+                "t/run_id=a/asset_id=y/readme.md",
+                "t/run_id=a/asset_id=y/deeper/part-9.parquet",
+            ],
+        )
+        .await;
         let first = lake.first_key("t/", ".parquet").await.unwrap();
         assert_eq!(
             first.as_deref(),
