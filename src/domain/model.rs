@@ -149,7 +149,16 @@ pub struct Record {
 impl Record {
     /// Stable id of this version of this record: `family:key@sha256[..16]`.
     pub fn source_id(&self) -> String {
-        format!(
+        let mut id = String::new();
+        self.write_source_id(&mut id)
+            .expect("writing to a String never fails");
+        id
+    }
+
+    /// Writes [`Record::source_id`] into `out` (a column builder, say) without a String.
+    pub fn write_source_id(&self, out: &mut impl std::fmt::Write) -> std::fmt::Result {
+        write!(
+            out,
             "{}:{}@{}",
             self.family,
             self.record_key,

@@ -183,11 +183,54 @@ const COMPETITOR_KEEP: [&str; 9] = [
     "/boxed_warning/",
 ];
 
-fn kept(role: Role, tf: &crate::domain::TextField) -> bool {
-    role != Role::Competitor
-        || COMPETITOR_KEEP
-            .iter()
-            .any(|p| tf.locator.starts_with(p) || tf.locator == p.trim_end_matches('/'))
+fn kept(tf: &crate::domain::TextField) -> bool {
+    COMPETITOR_KEEP
+        .iter()
+        .any(|p| tf.locator.starts_with(p) || tf.locator == p.trim_end_matches('/'))
+}
+
+/// The indexes of the text fields a competitor row of `record` keeps. A snapshot
+/// computes them once per record: a label is a competitor in every bundle of its class,
+/// and testing each of its fields again for each of those bundles grew with the square
+/// of the portfolio.
+pub fn competitor_fields(record: &Record) -> Vec<u32> {
+    (0u32..)
+        .zip(&record.fields)
+        .filter(|(_, tf)| kept(tf))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// One row of a bundle being encoded: a record, its role, and for a competitor row the
+/// fields it keeps ([`competitor_fields`]).
+#[derive(Clone, Copy)]
+pub struct Member<'a> {
+    pub role: Role,
+    pub record: &'a Record,
+    /// Read only when `role` is [`Role::Competitor`].
+    pub competitor_fields: &'a [u32],
+}
+
+impl<'a> Member<'a> {
+    fn fields(&self) -> impl Iterator<Item = &'a crate::domain::TextField> + use<'a> {
+        let (record, role) = (self.record, self.role);
+        let picked = (role == Role::Competitor).then_some(self.competitor_fields);
+        let all = picked.is_none().then(|| record.fields.iter());
+        let some = picked
+            .into_iter()
+            .flatten()
+            .map(move |i| &record.fields[*i as usize]);
+        all.into_iter().flatten().chain(some)
+    }
+
+    /// The raw bytes the row carries: none for a competitor.
+    fn raw(&self) -> &'a [u8] {
+        if self.role == Role::Competitor {
+            &[]
+        } else {
+            &self.record.raw
+        }
+    }
 }
 
 /// Encodes one asset's members. Rows are ordered subject first, then by family, key
@@ -195,13 +238,34 @@ fn kept(role: Role, tf: &crate::domain::TextField) -> bool {
 /// identity and indication fields and no raw bytes (`raw` empty, `raw_bytes` still the
 /// record's full length); subject and source rows carry everything.
 pub fn encode(asset_id: &str, members: &[(Role, &Record)]) -> Result<Vec<u8>, BundleError> {
-    let mut rows: Vec<&(Role, &Record)> = members.iter().collect();
-    rows.sort_by(|(ra, a), (rb, b)| {
-        (ra, a.family, &a.record_key, &a.content_sha256).cmp(&(
-            rb,
-            b.family,
-            &b.record_key,
-            &b.content_sha256,
+    let kept: Vec<Vec<u32>> = members
+        .iter()
+        .map(|(role, r)| match role {
+            Role::Competitor => competitor_fields(r),
+            _ => Vec::new(),
+        })
+        .collect();
+    let rows: Vec<Member> = members
+        .iter()
+        .zip(&kept)
+        .map(|((role, record), kept)| Member {
+            role: *role,
+            record,
+            competitor_fields: kept,
+        })
+        .collect();
+    encode_members(asset_id, rows)
+}
+
+/// [`encode`] with each competitor's kept fields already found.
+pub fn encode_members(asset_id: &str, mut rows: Vec<Member>) -> Result<Vec<u8>, BundleError> {
+    rows.sort_by(|a, b| {
+        let (ra, rb) = (a.record, b.record);
+        (a.role, ra.family, &ra.record_key, &ra.content_sha256).cmp(&(
+            b.role,
+            rb.family,
+            &rb.record_key,
+            &rb.content_sha256,
         ))
     });
     let enc_err = |e: Box<dyn std::error::Error + Send + Sync>| BundleError::Encode {
@@ -261,25 +325,38 @@ fn write_columns_parallel(
 
 fn to_batch(
     asset_id: &str,
-    rows: &[&(Role, &Record)],
+    rows: &[Member],
 ) -> Result<RecordBatch, datafusion::arrow::error::ArrowError> {
-    let col = |f: &dyn Fn(&Record, Role) -> Option<String>| -> ArrayRef {
-        Arc::new(
-            rows.iter()
-                .map(|(role, r)| f(r, *role))
-                .collect::<StringArray>(),
-        )
+    // Each text column is written straight into its builder: a String per row and
+    // column was half a million allocations for a bundle of 500 assets' competitors.
+    let text = |f: &dyn Fn(&Record) -> Option<&str>| -> ArrayRef {
+        let bytes = rows.iter().map(|m| f(m.record).map_or(0, str::len)).sum();
+        let mut b = StringBuilder::with_capacity(rows.len(), bytes);
+        for m in rows {
+            b.append_option(f(m.record));
+        }
+        Arc::new(b.finish())
     };
+    let label = |v: &dyn for<'m> Fn(&'m Member) -> &'m str| -> ArrayRef {
+        let mut b = StringBuilder::with_capacity(rows.len(), 0);
+        for m in rows {
+            b.append_value(v(m));
+        }
+        Arc::new(b.finish())
+    };
+    let mut source_ids = StringBuilder::with_capacity(rows.len(), rows.len() * 48);
+    for m in rows {
+        m.record
+            .write_source_id(&mut source_ids)
+            .map_err(|e| datafusion::arrow::error::ArrowError::ExternalError(Box::new(e)))?;
+        source_ids.append_value("");
+    }
     // Sized up front: the raw bytes and text fields are most of a bundle, and growing
     // their buffers by doubling copied them again and again.
-    let raw_bytes: usize = rows
-        .iter()
-        .filter(|(role, _)| *role != Role::Competitor)
-        .map(|(_, r)| r.raw.len())
-        .sum();
+    let raw_bytes: usize = rows.iter().map(|m| m.raw().len()).sum();
     let (n_fields, locator_bytes, kind_bytes, text_bytes) = rows
         .iter()
-        .flat_map(|(role, r)| r.fields.iter().filter(move |tf| kept(*role, tf)))
+        .flat_map(|m| m.fields())
         .fold((0, 0, 0, 0), |(n, l, k, t), tf| {
             (
                 n + 1,
@@ -300,14 +377,10 @@ fn to_batch(
         ),
         rows.len(),
     );
-    for (role, r) in rows {
-        raw.append_value(if *role == Role::Competitor {
-            &[][..]
-        } else {
-            &r.raw[..]
-        });
+    for m in rows {
+        raw.append_value(m.raw());
         let sb = fields.values();
-        for tf in r.fields.iter().filter(|tf| kept(*role, tf)) {
+        for tf in m.fields() {
             sb.field_builder::<StringBuilder>(0)
                 .expect("locator")
                 .append_value(&tf.locator);
@@ -328,19 +401,22 @@ fn to_batch(
     RecordBatch::try_new(
         schema(),
         vec![
-            col(&|_, _| Some(asset_id.to_string())),
-            col(&|_, role| Some(role.as_str().to_string())),
-            col(&|r, _| Some(r.source_id())),
-            col(&|r, _| Some(r.family.as_str().to_string())),
-            col(&|r, _| Some(r.record_key.clone())),
-            col(&|r, _| Some(r.url.clone())),
-            col(&|r, _| r.retrieved_at.clone()),
-            col(&|r, _| r.cutoff_date.clone()),
-            col(&|r, _| r.title.clone()),
-            col(&|r, _| Some(r.media_type.to_string())),
-            col(&|r, _| Some(r.content_sha256.clone())),
+            Arc::new(StringArray::from_iter_values(std::iter::repeat_n(
+                asset_id,
+                rows.len(),
+            ))),
+            label(&|m| m.role.as_str()),
+            Arc::new(source_ids.finish()),
+            label(&|m| m.record.family.as_str()),
+            text(&|r| Some(&r.record_key)),
+            text(&|r| Some(&r.url)),
+            text(&|r| r.retrieved_at.as_deref()),
+            text(&|r| r.cutoff_date.as_deref()),
+            text(&|r| r.title.as_deref()),
+            label(&|m| m.record.media_type),
+            text(&|r| Some(&r.content_sha256)),
             Arc::new(datafusion::arrow::array::UInt64Array::from_iter_values(
-                rows.iter().map(|(_, r)| r.raw.len() as u64),
+                rows.iter().map(|m| m.record.raw.len() as u64),
             )),
             Arc::new(raw.finish()),
             Arc::new(fields),
@@ -550,8 +626,14 @@ mod tests {
                 )
             })
             .collect();
-        let members: Vec<(Role, &Record)> = records.iter().map(|r| (Role::Source, r)).collect();
-        let rows: Vec<&(Role, &Record)> = members.iter().collect();
+        let rows: Vec<Member> = records
+            .iter()
+            .map(|record| Member {
+                role: Role::Source,
+                record,
+                competitor_fields: &[],
+            })
+            .collect();
         let batch = to_batch("*", &rows).unwrap();
         let mut serial = Vec::new();
         let mut writer =

@@ -117,16 +117,34 @@ pub fn build(
     let t = Instant::now();
     let selections = resolve::resolve(&portfolio.asset, &imported.records);
     tracing::debug!(resolve = t.elapsed().as_secs_f64(), "import phases (s)");
-    // The per-asset bundles and the sources object encode side by side on the pool.
-    let all: Vec<_> = imported
+    // A competitor row keeps some of a label's fields: found once per label here, not
+    // once per bundle the label is a competitor in.
+    let is_competitor: Vec<bool> = {
+        let mut seen = vec![false; imported.records.len()];
+        for sel in &selections {
+            for (role, i) in &sel.members {
+                seen[*i] |= *role == resolve::Role::Competitor;
+            }
+        }
+        seen
+    };
+    let competitor_fields: Vec<Vec<u32>> = imported
         .records
-        .iter()
-        .map(|r| (resolve::Role::Source, r))
+        .par_iter()
+        .zip(&is_competitor)
+        .map(|(r, competitor)| {
+            if *competitor {
+                bundle::competitor_fields(r)
+            } else {
+                Vec::new()
+            }
+        })
         .collect();
-    let encode = |asset: &str, members: &[(resolve::Role, &crate::domain::Record)]| {
-        let blob = Blob::of(bundle::encode(asset, members)?);
+    let encode = |asset: &str, members: Vec<bundle::Member>| {
+        let blob = Blob::of(bundle::encode_members(asset, members)?);
         sink.put(blob)
     };
+    // The per-asset bundles and the sources object encode side by side on the pool.
     let (encoded, sources): (Vec<Result<(Hash256, u64), Error>>, _) = rayon::join(
         || {
             let t = Instant::now();
@@ -135,12 +153,16 @@ pub fn build(
                 .par_iter()
                 .zip(selections.par_iter())
                 .map(|(asset, sel)| {
-                    let members: Vec<_> = sel
+                    let members = sel
                         .members
                         .iter()
-                        .map(|(role, i)| (*role, &imported.records[*i]))
+                        .map(|(role, i)| bundle::Member {
+                            role: *role,
+                            record: &imported.records[*i],
+                            competitor_fields: &competitor_fields[*i],
+                        })
                         .collect();
-                    encode(asset.id.as_str(), &members)
+                    encode(asset.id.as_str(), members)
                 })
                 .collect();
             tracing::debug!(
@@ -151,7 +173,16 @@ pub fn build(
         },
         || {
             let t = Instant::now();
-            let out = encode(bundle::SOURCES, &all);
+            let all = imported
+                .records
+                .iter()
+                .map(|record| bundle::Member {
+                    role: resolve::Role::Source,
+                    record,
+                    competitor_fields: &[],
+                })
+                .collect();
+            let out = encode(bundle::SOURCES, all);
             tracing::debug!(
                 sources_object = t.elapsed().as_secs_f64(),
                 "import phases (s)"
