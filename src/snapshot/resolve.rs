@@ -109,48 +109,48 @@ fn tokens(normalized: &str) -> impl Iterator<Item = &str> {
 }
 
 impl Index {
+    /// Normalizes on every core, and builds the three postings side by side.
     fn new(records: &[Record]) -> Index {
         let drugs: Vec<Vec<String>> = records
-            .iter()
+            .par_iter()
             .map(|r| r.facets.drug_names.iter().map(|d| words(d)).collect())
             .collect();
         let text: Vec<String> = records
-            .iter()
+            .par_iter()
             .map(|r| words(&r.facets.indication_text))
             .collect();
         let title: Vec<String> = records
-            .iter()
+            .par_iter()
             .map(|r| words(r.title.as_deref().unwrap_or("")))
             .collect();
-        let post = |items: Vec<(usize, &str)>| {
-            let mut m: HashMap<String, Vec<usize>> = HashMap::new();
+        fn post<'a>(items: impl Iterator<Item = (usize, &'a str)>) -> Posting {
+            let mut m: Posting = HashMap::new();
             for (i, t) in items {
-                let v = m.entry(t.to_string()).or_default();
-                if v.last() != Some(&i) {
-                    v.push(i);
+                // a token already seen costs no allocation
+                match m.get_mut(t) {
+                    Some(v) if v.last() == Some(&i) => {}
+                    Some(v) => v.push(i),
+                    None => {
+                        m.insert(t.to_string(), vec![i]);
+                    }
                 }
             }
             m
+        }
+        let each = |all: &[String]| {
+            post(
+                all.iter()
+                    .enumerate()
+                    .flat_map(|(i, d)| tokens(d).map(move |t| (i, t))),
+            )
         };
-        let by_drug = post(
-            drugs
-                .iter()
-                .enumerate()
-                .flat_map(|(i, ds)| ds.iter().flat_map(move |d| tokens(d).map(move |t| (i, t))))
-                .collect(),
-        );
-        let by_text = post(
-            text.iter()
-                .enumerate()
-                .flat_map(|(i, d)| tokens(d).map(move |t| (i, t)))
-                .collect(),
-        );
-        let by_title = post(
-            title
-                .iter()
-                .enumerate()
-                .flat_map(|(i, d)| tokens(d).map(move |t| (i, t)))
-                .collect(),
+        let (by_drug, (by_text, by_title)) = rayon::join(
+            || {
+                post(drugs.iter().enumerate().flat_map(|(i, ds)| {
+                    ds.iter().flat_map(move |d| tokens(d).map(move |t| (i, t)))
+                }))
+            },
+            || rayon::join(|| each(&text), || each(&title)),
         );
         Index {
             drugs,
