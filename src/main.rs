@@ -60,14 +60,14 @@ extern "C" fn allocator_options(
     for (option, value, env) in [
         (
             ARENA_EAGER_COMMIT,
-            i64::from(eager),
+            std::ffi::c_long::from(eager),
             c"MIMALLOC_ARENA_EAGER_COMMIT",
         ),
         (PURGE_DELAY, 0, c"MIMALLOC_PURGE_DELAY"),
     ] {
         unsafe {
             if getenv(env.as_ptr()).is_null() {
-                mi_option_set(option, value as std::ffi::c_long);
+                mi_option_set(option, value);
             }
         }
     }

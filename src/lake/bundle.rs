@@ -212,15 +212,15 @@ pub struct Member<'a> {
 }
 
 impl<'a> Member<'a> {
+    /// The text fields the row carries: all of them, or a competitor's kept ones.
     fn fields(&self) -> impl Iterator<Item = &'a crate::domain::TextField> + use<'a> {
-        let (record, role) = (self.record, self.role);
-        let picked = (role == Role::Competitor).then_some(self.competitor_fields);
-        let all = picked.is_none().then(|| record.fields.iter());
-        let some = picked
-            .into_iter()
-            .flatten()
-            .map(move |i| &record.fields[*i as usize]);
-        all.into_iter().flatten().chain(some)
+        let record = self.record;
+        let (all, picked): (&[crate::domain::TextField], &[u32]) = match self.role {
+            Role::Competitor => (&[], self.competitor_fields),
+            _ => (&record.fields, &[]),
+        };
+        all.iter()
+            .chain(picked.iter().map(move |i| &record.fields[*i as usize]))
     }
 
     /// The raw bytes the row carries: none for a competitor.

@@ -262,9 +262,8 @@ pub async fn snapshot_import(
     let sink = BlobSink::new(lake);
     let (imported, manifest, n_records) = crate::blocking(move || -> Result<_, Error> {
         let t = Instant::now();
-        let imported = import::import_dir(&dir_c, &portfolio_c)?;
+        let mut imported = import::import_dir(&dir_c, &portfolio_c)?;
         let read_parse = t.elapsed().as_secs_f64();
-        let mut imported = imported;
         let n_records = imported.records.len();
         let manifest = build(&portfolio_c, &imported, "import", &sink)?;
         // Every record is freed on the pool while the tables and the manifest are
