@@ -58,8 +58,17 @@ pub fn distill_bundle(
         .collect();
     let t = Instant::now();
     let index = Bm25::build(all.iter().map(|s| s.text.as_str()));
+    let built_us = t.elapsed().as_micros();
     let ranked = index.search(query);
     let index_query_us = t.elapsed().as_micros();
+    tracing::debug!(
+        asset,
+        spans = all.len(),
+        text_bytes = all.iter().map(|s| s.text.len()).sum::<usize>(),
+        built_us,
+        index_query_us,
+        "distill"
+    );
     let picks = bm25::distill(&ranked, &all, budget);
     let full: String = rows
         .iter()
