@@ -234,31 +234,10 @@ impl<'a> Member<'a> {
 }
 
 /// Encodes one asset's members. Rows are ordered subject first, then by family, key
-/// and content hash, whatever order `members` came in. Competitor rows carry their
-/// identity and indication fields and no raw bytes (`raw` empty, `raw_bytes` still the
+/// and content hash, whatever order `rows` came in. Competitor rows carry their kept
+/// fields ([`competitor_fields`]) and no raw bytes (`raw` empty, `raw_bytes` still the
 /// record's full length); subject and source rows carry everything.
-pub fn encode(asset_id: &str, members: &[(Role, &Record)]) -> Result<Vec<u8>, BundleError> {
-    let kept: Vec<Vec<u32>> = members
-        .iter()
-        .map(|(role, r)| match role {
-            Role::Competitor => competitor_fields(r),
-            _ => Vec::new(),
-        })
-        .collect();
-    let rows: Vec<Member> = members
-        .iter()
-        .zip(&kept)
-        .map(|((role, record), kept)| Member {
-            role: *role,
-            record,
-            competitor_fields: kept,
-        })
-        .collect();
-    encode_members(asset_id, rows)
-}
-
-/// [`encode`] with each competitor's kept fields already found.
-pub fn encode_members(asset_id: &str, mut rows: Vec<Member>) -> Result<Vec<u8>, BundleError> {
+pub fn encode(asset_id: &str, mut rows: Vec<Member>) -> Result<Vec<u8>, BundleError> {
     rows.sort_by(|a, b| {
         let (ra, rb) = (a.record, b.record);
         (a.role, ra.family, &ra.record_key, &ra.content_sha256).cmp(&(
@@ -597,6 +576,28 @@ mod tests {
         }
     }
 
+    /// Encodes (role, record) pairs, finding each competitor's kept fields as a
+    /// snapshot does.
+    fn encode_pairs(asset_id: &str, members: &[(Role, &Record)]) -> Vec<u8> {
+        let kept: Vec<Vec<u32>> = members
+            .iter()
+            .map(|(role, r)| match role {
+                Role::Competitor => competitor_fields(r),
+                _ => Vec::new(),
+            })
+            .collect();
+        let rows = members
+            .iter()
+            .zip(&kept)
+            .map(|((role, record), kept)| Member {
+                role: *role,
+                record,
+                competitor_fields: kept,
+            })
+            .collect();
+        encode(asset_id, rows).unwrap()
+    }
+
     proptest! {
         /// The bytes of a bundle do not depend on the order its members arrive in.
         #[test]
@@ -609,7 +610,7 @@ mod tests {
             for i in 0..n {
                 shuffled.swap(i, (seed as usize).wrapping_add(i * 7) % n);
             }
-            prop_assert_eq!(encode("a", &members).unwrap(), encode("a", &shuffled).unwrap());
+            prop_assert_eq!(encode_pairs("a", &members), encode_pairs("a", &shuffled));
         }
     }
 
@@ -651,7 +652,7 @@ mod tests {
     #[test]
     fn round_trip_keeps_raw_bytes_and_fields() {
         let r = record("NCT00000001", "HR 0.45 ≥ 18");
-        let bytes = encode("a", &[(Role::Subject, &r)]).unwrap();
+        let bytes = encode_pairs("a", &[(Role::Subject, &r)]);
         let batches = decode(Bytes::from(bytes), "test").unwrap();
         assert_eq!(raw_column(&batches[0]).unwrap().value(0), r.raw.as_slice());
         let tf = text_field_rows(&rows(&batches)).unwrap();

@@ -141,7 +141,7 @@ pub fn build(
         })
         .collect();
     let encode = |asset: &str, members: Vec<bundle::Member>| {
-        let blob = Blob::of(bundle::encode_members(asset, members)?);
+        let blob = Blob::of(bundle::encode(asset, members)?);
         sink.put(blob)
     };
     // The per-asset bundles and the sources object encode side by side on the pool.
