@@ -214,7 +214,7 @@ impl Postings {
 /// every (term, document) pair is one node in one array, chained to the term's previous
 /// document: an occurrence costs one table probe and one write, with nothing to sort or
 /// lay out after the last document.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Bm25 {
     lengths: Vec<u32>,
     avg_len: f64,
@@ -233,10 +233,38 @@ pub struct Bm25 {
     nodes: Vec<(u32, u32, u32)>,
 }
 
+/// The storage of an index, kept for the next one.
+#[derive(Default)]
+struct Spare {
+    lengths: Vec<u32>,
+    arena: String,
+    table: HashTable<(u64, (u32, u32), Postings)>,
+    medium: HashTable<((u64, u64), Postings)>,
+    short: HashTable<(u64, Postings)>,
+    nodes: Vec<(u32, u32, u32)>,
+}
+
 thread_local! {
-    /// A build's lower-cased text, kept for the next build: fresh buffers were mapped,
-    /// faulted in page by page and unmapped again for every asset.
-    static SCRATCH: std::cell::Cell<String> = const { std::cell::Cell::new(String::new()) };
+    /// A build's lower-cased text, kept for the next build.
+    static LOWER: std::cell::Cell<String> = const { std::cell::Cell::new(String::new()) };
+    /// The storage of the last index dropped on this thread, emptied by the next build:
+    /// `distill` builds and drops one index per asset, and fresh storage was mapped,
+    /// faulted in page by page and unmapped again for each.
+    static SPARE: std::cell::Cell<Option<Spare>> = const { std::cell::Cell::new(None) };
+}
+
+impl Drop for Bm25 {
+    fn drop(&mut self) {
+        use std::mem::take;
+        SPARE.set(Some(Spare {
+            lengths: take(&mut self.lengths),
+            arena: take(&mut self.arena),
+            table: take(&mut self.table),
+            medium: take(&mut self.medium),
+            short: take(&mut self.short),
+            nodes: take(&mut self.nodes),
+        }));
+    }
 }
 
 fn hash_of(t: &str) -> u64 {
@@ -327,14 +355,27 @@ impl Bm25 {
         // nodes sized once from the text: about one new (term, document) pair per 8 to
         // 12 bytes of label text
         let bytes: usize = docs.clone().map(str::len).sum();
+        let mut spare = SPARE.take().unwrap_or_default();
+        spare.nodes.clear();
+        spare.nodes.reserve(bytes / 10);
         let mut index = Bm25 {
-            table: HashTable::with_capacity(256),
-            short: HashTable::with_capacity(1024),
-            medium: HashTable::with_capacity(256),
-            nodes: Vec::with_capacity(bytes / 10),
-            ..Bm25::default()
+            lengths: spare.lengths,
+            avg_len: 0.0,
+            arena: spare.arena,
+            table: spare.table,
+            short: spare.short,
+            medium: spare.medium,
+            nodes: spare.nodes,
         };
-        let mut buf = SCRATCH.take();
+        index.lengths.clear();
+        index.arena.clear();
+        index.table.clear();
+        index.table.reserve(256, |e| e.0);
+        index.medium.clear();
+        index.medium.reserve(256, |e| hash_medium(e.0));
+        index.short.clear();
+        index.short.reserve(1024, |e| hash_packed(e.0));
+        let mut buf = LOWER.take();
         for (d, text) in docs.enumerate() {
             lower_into(text, &mut buf);
             let mut length = 0u32;
@@ -344,7 +385,7 @@ impl Bm25 {
             });
             index.lengths.push(length);
         }
-        SCRATCH.set(buf);
+        LOWER.set(buf);
         let total: u64 = index.lengths.iter().map(|l| *l as u64).sum();
         index.avg_len = if index.lengths.is_empty() {
             0.0
@@ -597,6 +638,21 @@ mod tests {
             idx.lookup("Alpha").is_none(),
             "lookups take lower-cased terms"
         );
+    }
+
+    #[test]
+    fn an_index_on_a_dropped_ones_storage_holds_nothing_of_it() {
+        let long = "pharmacokinetically ".repeat(3);
+        let first = Bm25::build(["alpha beta gamma", "bioequivalence", long.as_str()]);
+        assert_eq!(first.terms(), 5);
+        drop(first);
+        let idx = Bm25::build(["delta alpha"]);
+        assert_eq!(idx.terms(), 2);
+        assert_eq!(idx.lengths, vec![2]);
+        assert_eq!(idx.postings_of("alpha"), vec![(0, 1)]);
+        assert!(idx.lookup("beta").is_none() && idx.lookup("bioequivalence").is_none());
+        assert!(idx.lookup("pharmacokinetically").is_none());
+        assert_eq!(idx.search("gamma beta"), vec![]);
     }
 
     #[test]
