@@ -216,8 +216,14 @@ impl Postings {
 /// lay out after the last document.
 #[derive(Debug)]
 pub struct Bm25 {
-    lengths: Vec<u32>,
     avg_len: f64,
+    store: Store,
+}
+
+/// An index's storage.
+#[derive(Debug, Default)]
+struct Store {
+    lengths: Vec<u32>,
     /// The text of every distinct term over 16 bytes, end to end.
     arena: String,
     /// (hash, byte range in `arena`, postings) of terms over 16 bytes, found by the hash
@@ -233,15 +239,21 @@ pub struct Bm25 {
     nodes: Vec<(u32, u32, u32)>,
 }
 
-/// The storage of an index, kept for the next one.
-#[derive(Default)]
-struct Spare {
-    lengths: Vec<u32>,
-    arena: String,
-    table: HashTable<(u64, (u32, u32), Postings)>,
-    medium: HashTable<((u64, u64), Postings)>,
-    short: HashTable<(u64, Postings)>,
-    nodes: Vec<(u32, u32, u32)>,
+impl Store {
+    /// Empties the storage, keeping its memory, for a build over `bytes` of text.
+    fn reset(&mut self, bytes: usize) {
+        self.lengths.clear();
+        self.arena.clear();
+        self.table.clear();
+        self.table.reserve(256, |e| e.0);
+        self.medium.clear();
+        self.medium.reserve(256, |e| hash_medium(e.0));
+        self.short.clear();
+        self.short.reserve(1024, |e| hash_packed(e.0));
+        // about one new (term, document) pair per 8 to 13 bytes of label text
+        self.nodes.clear();
+        self.nodes.reserve(bytes / 10);
+    }
 }
 
 thread_local! {
@@ -250,20 +262,12 @@ thread_local! {
     /// The storage of the last index dropped on this thread, emptied by the next build:
     /// `distill` builds and drops one index per asset, and fresh storage was mapped,
     /// faulted in page by page and unmapped again for each.
-    static SPARE: std::cell::Cell<Option<Spare>> = const { std::cell::Cell::new(None) };
+    static SPARE: std::cell::Cell<Option<Store>> = const { std::cell::Cell::new(None) };
 }
 
 impl Drop for Bm25 {
     fn drop(&mut self) {
-        use std::mem::take;
-        SPARE.set(Some(Spare {
-            lengths: take(&mut self.lengths),
-            arena: take(&mut self.arena),
-            table: take(&mut self.table),
-            medium: take(&mut self.medium),
-            short: take(&mut self.short),
-            nodes: take(&mut self.nodes),
-        }));
+        SPARE.set(Some(std::mem::take(&mut self.store)));
     }
 }
 
@@ -352,29 +356,13 @@ impl Bm25 {
         I::IntoIter: Clone,
     {
         let docs = docs.into_iter();
-        // nodes sized once from the text: about one new (term, document) pair per 8 to
-        // 12 bytes of label text
         let bytes: usize = docs.clone().map(str::len).sum();
-        let mut spare = SPARE.take().unwrap_or_default();
-        spare.nodes.clear();
-        spare.nodes.reserve(bytes / 10);
+        let mut store = SPARE.take().unwrap_or_default();
+        store.reset(bytes);
         let mut index = Bm25 {
-            lengths: spare.lengths,
             avg_len: 0.0,
-            arena: spare.arena,
-            table: spare.table,
-            short: spare.short,
-            medium: spare.medium,
-            nodes: spare.nodes,
+            store,
         };
-        index.lengths.clear();
-        index.arena.clear();
-        index.table.clear();
-        index.table.reserve(256, |e| e.0);
-        index.medium.clear();
-        index.medium.reserve(256, |e| hash_medium(e.0));
-        index.short.clear();
-        index.short.reserve(1024, |e| hash_packed(e.0));
         let mut buf = LOWER.take();
         for (d, text) in docs.enumerate() {
             lower_into(text, &mut buf);
@@ -383,14 +371,15 @@ impl Bm25 {
                 length += 1;
                 index.add(t, key, d as u32);
             });
-            index.lengths.push(length);
+            index.store.lengths.push(length);
         }
         LOWER.set(buf);
-        let total: u64 = index.lengths.iter().map(|l| *l as u64).sum();
-        index.avg_len = if index.lengths.is_empty() {
+        let lengths = &index.store.lengths;
+        let total: u64 = lengths.iter().map(|l| *l as u64).sum();
+        index.avg_len = if lengths.is_empty() {
             0.0
         } else {
-            total as f64 / index.lengths.len() as f64
+            total as f64 / lengths.len() as f64
         };
         index
     }
@@ -399,14 +388,14 @@ impl Bm25 {
     /// documents coming in ascending order.
     #[inline]
     fn add(&mut self, t: &str, key: Key, doc: u32) {
-        let Bm25 {
+        let Store {
             short,
             medium,
             table,
             arena,
             nodes,
             ..
-        } = self;
+        } = &mut self.store;
         let post = match key {
             Key::Short(key) => short_entry(short, key),
             Key::Medium(low, high) => medium_entry(medium, (low, high)),
@@ -427,18 +416,21 @@ impl Bm25 {
     fn lookup(&self, t: &str) -> Option<Postings> {
         match key_of(t) {
             Key::Short(key) => self
+                .store
                 .short
                 .find(hash_packed(key), |e| e.0 == key)
                 .map(|e| e.1),
             Key::Medium(low, high) => self
+                .store
                 .medium
                 .find(hash_medium((low, high)), |e| e.0 == (low, high))
                 .map(|e| e.1),
             Key::Long => {
                 let hash = hash_of(t);
-                self.table
+                self.store
+                    .table
                     .find(hash, |e| {
-                        e.0 == hash && &self.arena[e.1.0 as usize..e.1.1 as usize] == t
+                        e.0 == hash && &self.store.arena[e.1.0 as usize..e.1.1 as usize] == t
                     })
                     .map(|e| e.2)
             }
@@ -452,7 +444,7 @@ impl Bm25 {
         let mut out: Vec<(u32, u32)> = self
             .lookup(t)
             .iter()
-            .flat_map(|p| p.iter(&self.nodes).map(|(d, f, _)| (d, f)))
+            .flat_map(|p| p.iter(&self.store.nodes).map(|(d, f, _)| (d, f)))
             .collect();
         out.reverse();
         out
@@ -461,21 +453,21 @@ impl Bm25 {
     /// How many distinct terms the index holds.
     #[cfg(test)]
     fn terms(&self) -> usize {
-        self.short.len() + self.medium.len() + self.table.len()
+        self.store.short.len() + self.store.medium.len() + self.store.table.len()
     }
 
     pub fn len(&self) -> usize {
-        self.lengths.len()
+        self.store.lengths.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.lengths.is_empty()
+        self.store.lengths.is_empty()
     }
 
     /// Documents with a positive score, best first (ties by document order).
     pub fn search(&self, query: &str) -> Vec<(usize, f64)> {
-        let n = self.lengths.len() as f64;
-        let mut scores = vec![0.0f64; self.lengths.len()];
+        let n = self.store.lengths.len() as f64;
+        let mut scores = vec![0.0f64; self.store.lengths.len()];
         let mut seen: Vec<String> = Vec::new();
         for t in terms(query) {
             if seen.contains(&t) {
@@ -486,11 +478,12 @@ impl Bm25 {
             let Some(post) = post else {
                 continue;
             };
-            let df = post.iter(&self.nodes).count() as f64;
+            let df = post.iter(&self.store.nodes).count() as f64;
             let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
-            for (d, f, _) in post.iter(&self.nodes) {
+            for (d, f, _) in post.iter(&self.store.nodes) {
                 let f = f as f64;
-                let norm = 1.0 - B + B * self.lengths[d as usize] as f64 / self.avg_len.max(1e-9);
+                let norm =
+                    1.0 - B + B * self.store.lengths[d as usize] as f64 / self.avg_len.max(1e-9);
                 scores[d as usize] += idf * f * (K1 + 1.0) / (f + K1 * norm);
             }
         }
@@ -631,7 +624,7 @@ mod tests {
         let idx = Bm25::build(["Alpha beta ALPHA", "x", "alpha Beta"]);
         // 'x' is one character: no term. 'alpha' and 'beta' are entered once each.
         assert_eq!(idx.terms(), 2);
-        assert_eq!(idx.lengths, vec![3, 0, 2]);
+        assert_eq!(idx.store.lengths, vec![3, 0, 2]);
         assert_eq!(idx.postings_of("alpha"), vec![(0, 2), (2, 1)]);
         assert_eq!(idx.postings_of("beta"), vec![(0, 1), (2, 1)]);
         assert!(
@@ -648,7 +641,7 @@ mod tests {
         drop(first);
         let idx = Bm25::build(["delta alpha"]);
         assert_eq!(idx.terms(), 2);
-        assert_eq!(idx.lengths, vec![2]);
+        assert_eq!(idx.store.lengths, vec![2]);
         assert_eq!(idx.postings_of("alpha"), vec![(0, 1)]);
         assert!(idx.lookup("beta").is_none() && idx.lookup("bioequivalence").is_none());
         assert!(idx.lookup("pharmacokinetically").is_none());
