@@ -185,7 +185,7 @@ fn chunk_mask(text: &str, base: usize, chunk: &[u8], spill: &mut (u64, u64)) -> 
 /// The end of a term's chain of postings.
 const NONE: u32 = u32::MAX;
 
-/// A term's postings: the chain of its nodes in [`Bm25::nodes`], newest document
+/// A term's postings: the chain of its nodes in [`Store::nodes`], newest document
 /// first, from the last document added and its node. Eight bytes, so that a short
 /// term's whole entry is sixteen.
 #[derive(Clone, Copy, Debug)]
