@@ -140,7 +140,7 @@ pub struct Record {
     pub title: Option<String>,
     pub media_type: &'static str,
     /// The record's exact bytes (a whole file, or the slice of one element of `results[]`).
-    pub raw: Vec<u8>,
+    pub raw: bytes::Bytes,
     pub content_sha256: String,
     pub fields: Vec<TextField>,
     pub facets: Facets,

@@ -566,7 +566,7 @@ mod tests {
             title: None,
             media_type: "application/json",
             content_sha256: sha256_hex(&raw),
-            raw,
+            raw: raw.into(),
             fields: vec![TextField {
                 locator: "/t".into(),
                 kind: "string",
@@ -654,7 +654,7 @@ mod tests {
         let r = record("NCT00000001", "HR 0.45 ≥ 18");
         let bytes = encode_pairs("a", &[(Role::Subject, &r)]);
         let batches = decode(Bytes::from(bytes), "test").unwrap();
-        assert_eq!(raw_column(&batches[0]).unwrap().value(0), r.raw.as_slice());
+        assert_eq!(raw_column(&batches[0]).unwrap().value(0), &r.raw[..]);
         let tf = text_field_rows(&rows(&batches)).unwrap();
         let text = tf
             .column_by_name("text")

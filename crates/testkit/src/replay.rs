@@ -116,8 +116,8 @@ impl World {
                         versions.insert(r.record_key.clone(), (r.cutoff_date.clone(), r));
                     }
                 }
-                Family::FdaLabel => w.labels.push((r.raw.clone(), lower_text(&r.raw))),
-                Family::Drugsfda => w.drugsfda.push((r.raw.clone(), lower_text(&r.raw))),
+                Family::FdaLabel => w.labels.push((r.raw.to_vec(), lower_text(&r.raw))),
+                Family::Drugsfda => w.drugsfda.push((r.raw.to_vec(), lower_text(&r.raw))),
                 Family::Sec => {
                     let path = match r.record_key.strip_suffix("-submissions") {
                         Some(cik) => format!("submissions/{cik}.json"),
@@ -126,11 +126,11 @@ impl World {
                         }
                         None => format!("api/xbrl/companyfacts/{}.json", r.record_key),
                     };
-                    w.sec.insert(path, r.raw.clone());
+                    w.sec.insert(path, r.raw.to_vec());
                 }
                 Family::Pubmed => {
                     w.articles
-                        .insert(r.record_key.clone(), (r.raw.clone(), lower_text(&r.raw)));
+                        .insert(r.record_key.clone(), (r.raw.to_vec(), lower_text(&r.raw)));
                 }
                 Family::Icd10 => {
                     let terms = url::Url::parse(&r.url).ok().and_then(|u| {
@@ -139,17 +139,17 @@ impl World {
                             .map(|(_, v)| v.to_lowercase())
                     });
                     if let Some(t) = terms {
-                        w.icd10.insert(t, r.raw.clone());
+                        w.icd10.insert(t, r.raw.to_vec());
                     }
                 }
                 Family::Press | Family::Epi => {
-                    w.web.insert(r.url.clone(), (r.raw.clone(), r.media_type));
+                    w.web.insert(r.url.clone(), (r.raw.to_vec(), r.media_type));
                 }
                 _ => {}
             }
         }
         for (nct, (_, r)) in versions {
-            w.studies.insert(nct, (r.raw.clone(), lower_text(&r.raw)));
+            w.studies.insert(nct, (r.raw.to_vec(), lower_text(&r.raw)));
         }
         // openFDA's meta.last_updated, from the first openFDA file that states one
         for fam in ["fda_label", "drugsfda"] {

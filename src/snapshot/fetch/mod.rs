@@ -278,7 +278,7 @@ impl FamilyFetch {
         self.files.push(ImportFile {
             family,
             rel,
-            bytes: g.body.to_vec(),
+            bytes: g.body,
             meta: Some(SourceMeta {
                 url: meta_url,
                 retrieved_at: Some(g.retrieved_at),
@@ -335,7 +335,7 @@ fn parses<'a>(
         let f = ImportFile {
             family,
             rel: rel.to_string(),
-            bytes: bytes.to_vec(),
+            bytes: Bytes::copy_from_slice(bytes),
             meta: Some(SourceMeta {
                 url: Some(url.unwrap_or("https://validation.invalid/").to_string()),
                 ..SourceMeta::default()

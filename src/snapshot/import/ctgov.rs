@@ -35,7 +35,7 @@ pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {
             out.push(v2_study(
                 f,
                 study,
-                raw.get().as_bytes().to_vec(),
+                f.bytes.slice_ref(raw.get().as_bytes()),
                 &format!("studies[{i}]."),
             )?);
         }
@@ -58,7 +58,7 @@ pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {
 fn v2_study(
     f: &ImportFile,
     study: &Value,
-    raw: Vec<u8>,
+    raw: bytes::Bytes,
     at: &str,
 ) -> Result<crate::domain::Record, ImportError> {
     let nct = study

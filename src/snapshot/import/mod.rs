@@ -13,6 +13,7 @@ mod sec;
 
 use std::path::{Path, PathBuf};
 
+use bytes::Bytes;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -130,7 +131,7 @@ pub struct ImportFile {
     pub family: Family,
     /// Path relative to the import directory, with `/` separators.
     pub rel: String,
-    pub bytes: Vec<u8>,
+    pub bytes: Bytes,
     /// Metadata from a sidecar or the portfolio's `[[source]]`, if any.
     pub meta: Option<SourceMeta>,
 }
@@ -206,7 +207,7 @@ pub(crate) struct Draft {
     pub cutoff_date: Option<String>,
     pub title: Option<String>,
     pub media_type: &'static str,
-    pub raw: Vec<u8>,
+    pub raw: Bytes,
     pub fields: Vec<TextField>,
     pub facets: Facets,
 }
@@ -432,7 +433,7 @@ fn read_input(
             limit: MAX_FILE_BYTES,
         });
     }
-    let bytes = std::fs::read(path).map_err(read_err)?;
+    let bytes = Bytes::from(std::fs::read(path).map_err(read_err)?);
     let sidecar_path = PathBuf::from(format!("{}{SIDECAR_SUFFIX}", path.display()));
     let sidecar_kind = std::fs::symlink_metadata(&sidecar_path).map(|m| m.file_type());
     let meta = if let Ok(kind) = sidecar_kind {

@@ -110,7 +110,7 @@ pub fn parse_labels(f: &ImportFile) -> Result<Parsed, ImportError> {
                 .and_then(compact_date),
             title,
             media_type: "application/json",
-            raw: r.raw.get().as_bytes().to_vec(),
+            raw: f.bytes.slice_ref(r.raw.get().as_bytes()),
             fields,
             facets,
         }))
@@ -168,7 +168,7 @@ pub fn parse_drugsfda(f: &ImportFile) -> Result<Parsed, ImportError> {
             cutoff_date: cutoff,
             title,
             media_type: "application/json",
-            raw: r.raw.get().as_bytes().to_vec(),
+            raw: f.bytes.slice_ref(r.raw.get().as_bytes()),
             fields,
             facets,
         }))

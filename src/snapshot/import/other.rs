@@ -107,7 +107,7 @@ pub fn web_format(
         let probe = ImportFile {
             family,
             rel: format!("{family}/probe.{ext}"),
-            bytes: body.to_vec(),
+            bytes: bytes::Bytes::copy_from_slice(body),
             meta: Some(crate::domain::SourceMeta {
                 url: Some("https://format.probe.invalid/".into()),
                 ..Default::default()
@@ -322,7 +322,7 @@ mod tests {
         let f = ImportFile {
             family: Family::Epi,
             rel: "epi/table.csv".into(),
-            bytes: b"\"{\\\"data\\\":1}\"".to_vec(),
+            bytes: bytes::Bytes::from_static(b"\"{\\\"data\\\":1}\""),
             meta: None,
         };
         let e = parse_epi(&f)

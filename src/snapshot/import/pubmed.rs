@@ -30,7 +30,7 @@ pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {
     };
     let mut out = Vec::with_capacity(spans.len());
     for (i, span) in spans.into_iter().enumerate() {
-        let raw = f.bytes[span].to_vec();
+        let raw = f.bytes.slice(span);
         let leaves = xml::leaves(&raw).map_err(|e| f.text_err(e))?;
         let find = |suffix: &str| -> Vec<String> {
             leaves
