@@ -9,7 +9,8 @@ pub mod typed;
 
 pub use claims::{Claim, ClaimLine, Label, parse_lines};
 pub use model::{
-    AssetId, Facets, Family, FamilyStatus, Hash256, IdError, Record, TextField, sha256_hex,
+    AssetId, Facets, Family, FamilyStatus, Field, Fields, Hash256, IdError, Record, TextField,
+    sha256_hex,
 };
 pub use portfolio::{
     Asset, Assumed, MetaError, Portfolio, PortfolioError, SourceMeta, is_nct_id, one_line,

@@ -103,6 +103,100 @@ pub struct TextField {
     pub text: String,
 }
 
+/// A record's text fields, stored back to back: every locator in one buffer, every text
+/// in another, and where each ends. A field is two slices and a kind; pushing one
+/// allocates nothing once the buffers have grown. Kept per field as two Strings, the
+/// 600,000 fields of 500 synthetic assets were 1.2 million allocations, each a little
+/// fresh memory for the kernel to zero.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Fields {
+    locators: String,
+    texts: String,
+    /// Per field: the end of its locator in `locators` and of its text in `texts`.
+    ends: Vec<(usize, usize)>,
+    kinds: Vec<&'static str>,
+}
+
+/// One field of [`Fields`], borrowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field<'a> {
+    pub locator: &'a str,
+    pub kind: &'static str,
+    pub text: &'a str,
+}
+
+impl Fields {
+    pub fn new() -> Fields {
+        Fields::default()
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    pub fn push(&mut self, locator: &str, kind: &'static str, text: &str) {
+        self.push_with(locator, kind, |out| out.push_str(text));
+    }
+
+    /// Pushes a field whose text `write` appends to the text buffer (a number's literal,
+    /// say), so it is never a String of its own.
+    pub fn push_with(
+        &mut self,
+        locator: &str,
+        kind: &'static str,
+        write: impl FnOnce(&mut String),
+    ) {
+        self.locators.push_str(locator);
+        write(&mut self.texts);
+        self.ends.push((self.locators.len(), self.texts.len()));
+        self.kinds.push(kind);
+    }
+
+    /// The `i`th field; panics past the end, as slice indexing does.
+    pub fn get(&self, i: usize) -> Field<'_> {
+        let (start_l, start_t) = match i {
+            0 => (0, 0),
+            _ => self.ends[i - 1],
+        };
+        let (end_l, end_t) = self.ends[i];
+        Field {
+            locator: &self.locators[start_l..end_l],
+            kind: self.kinds[i],
+            text: &self.texts[start_t..end_t],
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Field<'_>> {
+        (0..self.len()).map(|i| self.get(i))
+    }
+}
+
+impl Extend<TextField> for Fields {
+    fn extend<I: IntoIterator<Item = TextField>>(&mut self, fields: I) {
+        for f in fields {
+            self.push(&f.locator, f.kind, &f.text);
+        }
+    }
+}
+
+impl FromIterator<TextField> for Fields {
+    fn from_iter<I: IntoIterator<Item = TextField>>(fields: I) -> Fields {
+        let mut out = Fields::new();
+        out.extend(fields);
+        out
+    }
+}
+
+impl From<Vec<TextField>> for Fields {
+    fn from(fields: Vec<TextField>) -> Fields {
+        fields.into_iter().collect()
+    }
+}
+
 /// What resolution needs to know about a record, pulled out by its parser.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Facets {
@@ -142,7 +236,7 @@ pub struct Record {
     /// The record's exact bytes (a whole file, or the slice of one element of `results[]`).
     pub raw: bytes::Bytes,
     pub content_sha256: String,
-    pub fields: Vec<TextField>,
+    pub fields: Fields,
     pub facets: Facets,
 }
 
@@ -259,6 +353,39 @@ impl fmt::Display for Hash256 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fields_give_back_each_locator_kind_and_text_as_pushed() {
+        let given = [
+            ("/a/0", "string", "≥ 18 years"),
+            ("/a/1", "number", "42"),
+            ("/empty", "string", ""),
+            ("", "passage", "text with no locator"),
+        ];
+        let mut f = Fields::new();
+        assert!(f.is_empty());
+        for (locator, kind, text) in &given[..2] {
+            f.push(locator, kind, text);
+        }
+        for (locator, kind, text) in &given[2..] {
+            f.push_with(locator, kind, |out| out.push_str(text));
+        }
+        assert_eq!(f.len(), 4);
+        let back: Vec<(&str, &str, &str)> = f.iter().map(|x| (x.locator, x.kind, x.text)).collect();
+        assert_eq!(back, given);
+        assert_eq!(f.get(1).text, "42");
+        let from_vec = Fields::from(
+            given
+                .iter()
+                .map(|(l, k, t)| TextField {
+                    locator: l.to_string(),
+                    kind: k,
+                    text: t.to_string(),
+                })
+                .collect::<Vec<_>>(),
+        );
+        assert_eq!(from_vec, f);
+    }
 
     #[test]
     fn asset_ids_reject_path_tricks_and_upper_case() {

@@ -81,7 +81,7 @@ fn v2_study(
         .or_else(|| study.pointer("/protocolSection/statusModule/lastUpdatePostDateStruct/date"))
         .and_then(Value::as_str)
         .and_then(loose_date);
-    let mut fields = Vec::new();
+    let mut fields = crate::domain::Fields::new();
     json::leaves(study, "", &mut fields);
     let mut drug_names = Vec::new();
     if let Some(items) = study

@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use super::{Draft, ImportError, ImportFile, Parsed};
-use crate::domain::{Facets, Family, TextField};
+use crate::domain::{Facets, Family, Fields};
 use crate::snapshot::text::{html, json, plain};
 
 fn no_url(f: &ImportFile) -> Parsed {
@@ -26,11 +26,7 @@ fn ext(rel: &str) -> String {
 }
 
 /// A page that yielded no text where its format has text is an error, not a record.
-fn with_text(
-    f: &ImportFile,
-    fields: &[TextField],
-    format: &'static str,
-) -> Result<(), ImportError> {
+fn with_text(f: &ImportFile, fields: &Fields, format: &'static str) -> Result<(), ImportError> {
     if fields.is_empty() {
         return Err(ImportError::NoText {
             file: f.rel.clone(),
@@ -126,10 +122,10 @@ pub fn web_format(
 pub fn parse_epi(f: &ImportFile) -> Result<Parsed, ImportError> {
     let (fields, media_type, conditions) = if ext(&f.rel) == "csv" {
         let (_, cells) = plain::csv_cells(&f.bytes).map_err(|e| f.text_err(e))?;
-        (cells, "text/csv", Vec::new())
+        (Fields::from(cells), "text/csv", Vec::new())
     } else {
         let doc = f.json()?;
-        let mut fields = Vec::new();
+        let mut fields = Fields::new();
         json::leaves(&doc, "", &mut fields);
         (fields, "application/json", Vec::new())
     };
@@ -186,7 +182,7 @@ pub fn parse_icd10(f: &ImportFile) -> Result<Parsed, ImportError> {
                 .map(str::to_string),
         );
     }
-    let mut fields = Vec::new();
+    let mut fields = crate::domain::Fields::new();
     json::leaves(&doc, "", &mut fields);
     let Some(url) = f.meta_url() else {
         return Ok(no_url(f));
@@ -224,14 +220,14 @@ pub fn parse_press(f: &ImportFile) -> Result<Parsed, ImportError> {
     let (title, fields, media_type) = match e.as_str() {
         "html" | "htm" | "xhtml" => {
             let (title, fields) = html::leaves(text);
-            (title, fields, "text/html")
+            (title, Fields::from(fields), "text/html")
         }
         "txt" | "text" | "md" => {
             let fields = plain::passages(text);
             let title = fields
                 .first()
                 .map(|p| p.text.lines().next().unwrap_or_default().to_string());
-            (title, fields, "text/plain")
+            (title, Fields::from(fields), "text/plain")
         }
         _ => {
             return Err(f.field_err(
@@ -244,26 +240,20 @@ pub fn parse_press(f: &ImportFile) -> Result<Parsed, ImportError> {
     let Some(url) = f.meta_url() else {
         return Ok(no_url(f));
     };
-    Ok(Parsed::Records(vec![
-        f.record(Draft {
-            key: url.to_string(),
-            url: url.to_string(),
-            retrieved_at: None,
-            cutoff_date: None,
-            title,
-            media_type,
-            raw: f.bytes.clone(),
-            facets: Facets {
-                indication_text: fields
-                    .iter()
-                    .map(|x| x.text.as_str())
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-                ..Facets::default()
-            },
-            fields,
-        }),
-    ]))
+    Ok(Parsed::Records(vec![f.record(Draft {
+        key: url.to_string(),
+        url: url.to_string(),
+        retrieved_at: None,
+        cutoff_date: None,
+        title,
+        media_type,
+        raw: f.bytes.clone(),
+        facets: Facets {
+            indication_text: fields.iter().map(|x| x.text).collect::<Vec<_>>().join("\n"),
+            ..Facets::default()
+        },
+        fields,
+    })]))
 }
 
 #[cfg(test)]

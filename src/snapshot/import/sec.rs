@@ -56,7 +56,7 @@ pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {
     } else {
         return Err(f.field_err("facts", "neither companyfacts (facts), submissions (filings) nor a submissions page (accessionNumber)"));
     };
-    let mut fields = Vec::new();
+    let mut fields = crate::domain::Fields::new();
     json::leaves(&doc, "", &mut fields);
     let title = strings_at(&doc, &["/entityName", "/name"])
         .into_iter()

@@ -4,40 +4,35 @@
 //! walked instead of kept whole, with locator `<outer pointer>!json<inner pointer>`,
 //! so no quote can span two inner fields.
 
+use std::fmt::Write as _;
+
 use serde_json::Value;
 
-use crate::domain::TextField;
+use crate::domain::Fields;
 
 /// Appends the leaves of `value` under `prefix` to `out`.
-pub fn leaves(value: &Value, prefix: &str, out: &mut Vec<TextField>) {
+pub fn leaves(value: &Value, prefix: &str, out: &mut Fields) {
     let mut path = prefix.to_string();
     walk(value, &mut path, out);
 }
 
-fn walk(value: &Value, path: &mut String, out: &mut Vec<TextField>) {
+fn walk(value: &Value, path: &mut String, out: &mut Fields) {
     match value {
         Value::String(s) => {
             if let Some(inner) = embedded_json(s) {
                 let mut inner_path = format!("{path}!json");
                 walk(&inner, &mut inner_path, out);
             } else if !s.is_empty() {
-                out.push(TextField {
-                    locator: path.clone(),
-                    kind: "string",
-                    text: s.clone(),
-                });
+                out.push(path, "string", s);
             }
         }
-        Value::Number(n) => out.push(TextField {
-            locator: path.clone(),
-            kind: "number",
-            text: n.to_string(),
+        Value::Number(n) => out.push_with(path, "number", |text| {
+            write!(text, "{n}").expect("writing to a String never fails")
         }),
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
                 let len = path.len();
-                path.push('/');
-                path.push_str(&i.to_string());
+                write!(path, "/{i}").expect("writing to a String never fails");
                 walk(item, path, out);
                 path.truncate(len);
             }
@@ -95,10 +90,16 @@ pub fn resolve<'a>(root: &'a Value, locator: &str) -> Option<std::borrow::Cow<'a
 mod tests {
     use super::*;
 
-    fn all(v: &Value) -> Vec<TextField> {
-        let mut out = Vec::new();
+    fn all(v: &Value) -> Vec<crate::domain::TextField> {
+        let mut out = Fields::new();
         leaves(v, "", &mut out);
-        out
+        out.iter()
+            .map(|f| crate::domain::TextField {
+                locator: f.locator.to_string(),
+                kind: f.kind,
+                text: f.text.to_string(),
+            })
+            .collect()
     }
 
     #[test]
