@@ -8,8 +8,8 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::{Draft, ImportError, ImportFile, Parsed, loose_date, strings_at};
-use crate::domain::Facets;
 use crate::domain::is_nct_id;
+use crate::domain::{Facets, Fields};
 use crate::snapshot::text::{TextError, json, xml};
 
 pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {
@@ -81,7 +81,7 @@ fn v2_study(
         .or_else(|| study.pointer("/protocolSection/statusModule/lastUpdatePostDateStruct/date"))
         .and_then(Value::as_str)
         .and_then(loose_date);
-    let mut fields = crate::domain::Fields::new();
+    let mut fields = Fields::new();
     json::leaves(study, "", &mut fields);
     let mut drug_names = Vec::new();
     if let Some(items) = study

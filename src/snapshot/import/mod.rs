@@ -17,7 +17,7 @@ use bytes::Bytes;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::domain::{Facets, Family, Record, sha256_hex};
+use crate::domain::{Facets, Family, Fields, Record, sha256_hex};
 use crate::domain::{Portfolio, SourceMeta, one_line};
 use crate::snapshot::text::TextError;
 
@@ -208,7 +208,7 @@ pub(crate) struct Draft {
     pub title: Option<String>,
     pub media_type: &'static str,
     pub raw: Bytes,
-    pub fields: crate::domain::Fields,
+    pub fields: Fields,
     pub facets: Facets,
 }
 

@@ -8,7 +8,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::{Draft, ImportError, ImportFile, Parsed, compact_date, strings_at};
-use crate::domain::{Facets, Record};
+use crate::domain::{Facets, Fields, Record};
 use crate::snapshot::text::json;
 
 struct Result_<'a> {
@@ -93,7 +93,7 @@ pub fn parse_labels(f: &ImportFile) -> Result<Parsed, ImportError> {
                     "missing: a label needs its key",
                 )
             })?;
-        let mut fields = crate::domain::Fields::new();
+        let mut fields = Fields::new();
         json::leaves(v, "", &mut fields);
         let mut facets = openfda_facets(v);
         facets.indication_text = strings_at(v, &["/indications_and_usage"]).join("\n");
@@ -131,7 +131,7 @@ pub fn parse_drugsfda(f: &ImportFile) -> Result<Parsed, ImportError> {
                 )
             })?;
         let digits: String = appl.chars().filter(char::is_ascii_digit).collect();
-        let mut fields = crate::domain::Fields::new();
+        let mut fields = Fields::new();
         json::leaves(v, "", &mut fields);
         let mut facets = openfda_facets(v);
         if let Some(products) = v.get("products").and_then(Value::as_array) {

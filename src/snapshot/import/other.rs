@@ -182,7 +182,7 @@ pub fn parse_icd10(f: &ImportFile) -> Result<Parsed, ImportError> {
                 .map(str::to_string),
         );
     }
-    let mut fields = crate::domain::Fields::new();
+    let mut fields = Fields::new();
     json::leaves(&doc, "", &mut fields);
     let Some(url) = f.meta_url() else {
         return Ok(no_url(f));

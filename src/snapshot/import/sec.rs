@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::{Draft, ImportError, ImportFile, Parsed, strings_at};
-use crate::domain::Facets;
+use crate::domain::{Facets, Fields};
 use crate::snapshot::text::json;
 
 pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {
@@ -56,7 +56,7 @@ pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {
     } else {
         return Err(f.field_err("facts", "neither companyfacts (facts), submissions (filings) nor a submissions page (accessionNumber)"));
     };
-    let mut fields = crate::domain::Fields::new();
+    let mut fields = Fields::new();
     json::leaves(&doc, "", &mut fields);
     let title = strings_at(&doc, &["/entityName", "/name"])
         .into_iter()
