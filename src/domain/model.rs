@@ -111,9 +111,9 @@ pub struct TextField {
 pub struct Fields {
     locators: String,
     texts: String,
-    /// Per field: the end of its locator in `locators` and of its text in `texts`.
-    ends: Vec<(usize, usize)>,
-    kinds: Vec<&'static str>,
+    /// Per field: the end of its locator in `locators`, the end of its text in
+    /// `texts`, and its kind.
+    ends: Vec<(usize, usize, &'static str)>,
 }
 
 /// One field of [`Fields`], borrowed.
@@ -151,20 +151,20 @@ impl Fields {
     ) {
         self.locators.push_str(locator);
         write(&mut self.texts);
-        self.ends.push((self.locators.len(), self.texts.len()));
-        self.kinds.push(kind);
+        self.ends
+            .push((self.locators.len(), self.texts.len(), kind));
     }
 
     /// The `i`th field; panics past the end, as slice indexing does.
     pub fn get(&self, i: usize) -> Field<'_> {
         let (start_l, start_t) = match i {
             0 => (0, 0),
-            _ => self.ends[i - 1],
+            _ => (self.ends[i - 1].0, self.ends[i - 1].1),
         };
-        let (end_l, end_t) = self.ends[i];
+        let (end_l, end_t, kind) = self.ends[i];
         Field {
             locator: &self.locators[start_l..end_l],
-            kind: self.kinds[i],
+            kind,
             text: &self.texts[start_t..end_t],
         }
     }
