@@ -8,6 +8,7 @@ mod bounded;
 pub mod comparison;
 pub mod diff;
 pub mod flight;
+mod parts;
 mod prefix_cache;
 pub mod present;
 pub mod report;

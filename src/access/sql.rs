@@ -20,7 +20,7 @@ use datafusion::execution::memory_pool::MemoryLimit;
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::logical_expr::{DdlStatement, LogicalPlan};
 use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use datafusion::prelude::{ParquetReadOptions, SessionContext};
+use datafusion::prelude::SessionContext;
 use datafusion::sql::parser::{CopyToSource, DFParser, Statement};
 use datafusion::sql::sqlparser::ast::{Expr, Select, Visit, Visitor};
 use datafusion::sql::sqlparser::dialect::GenericDialect;
@@ -90,12 +90,7 @@ pub async fn context(
         let footer = ParquetRecordBatchReaderBuilder::try_new(lake.get(&first).await?)?;
         let schema = footer.schema().clone();
         let url = lake.table_url(&format!("tables/{name}"));
-        ctx.register_parquet(
-            name.as_str(),
-            &url,
-            ParquetReadOptions::default().schema(&schema),
-        )
-        .await?;
+        super::parts::register(&ctx, name, &url, &schema, &super::parts::hive_keys(&first)).await?;
         tables.insert(name.clone());
     }
     register_runs(&ctx, lake, run).await?;
