@@ -20,6 +20,64 @@ pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {
     if first == Some(&b'<') {
         return parse_legacy_xml(f).map(|r| Parsed::Records(vec![r]));
     }
+    if let Some(parsed) = parse_streamed(f) {
+        return parsed;
+    }
+    parse_tree(f)
+}
+
+/// The root keys of a v2 study that its facets read: kept whole when its leaves are
+/// streamed. `resultsSection`, most of a study with results, is only walked.
+const STUDY_KEPT: [&str; 3] = ["protocolSection", "derivedSection", "hasResults"];
+
+/// [`parse`] of v2 JSON, each study's leaves read without its tree: `None` when the
+/// tree must decide (bytes that are not one JSON object, a repeated key, a page whose
+/// `studies` is not an array, neither kind), which then gives the same records or the
+/// same error.
+fn parse_streamed(f: &ImportFile) -> Option<Result<Parsed, ImportError>> {
+    #[derive(Deserialize)]
+    struct Root<'a> {
+        #[serde(borrow)]
+        studies: Option<&'a RawValue>,
+        #[serde(rename = "protocolSection")]
+        protocol: Option<serde::de::IgnoredAny>,
+    }
+    let root: Root<'_> = serde_json::from_slice(&f.bytes).ok()?;
+    if let Some(studies) = root.studies {
+        let studies: Vec<&RawValue> = serde_json::from_str(studies.get()).ok()?;
+        let mut out = Vec::with_capacity(studies.len());
+        for (i, raw) in studies.iter().enumerate() {
+            let raw = f.bytes.slice_ref(raw.get().as_bytes());
+            match study_streamed(f, raw, &format!("studies[{i}]."))? {
+                Ok(r) => out.push(r),
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        return Some(Ok(Parsed::Records(out)));
+    }
+    root.protocol?;
+    Some(study_streamed(f, f.bytes.clone(), "")?.map(|r| Parsed::Records(vec![r])))
+}
+
+fn study_streamed(
+    f: &ImportFile,
+    raw: bytes::Bytes,
+    at: &str,
+) -> Option<Result<crate::domain::Record, ImportError>> {
+    let s = json::leaves_streamed(&raw, &STUDY_KEPT, &mut |_, _, _| {}).ok()??;
+    let results = s.top_keys.iter().any(|k| k == "resultsSection");
+    Some(v2_study(
+        f,
+        &Value::Object(s.kept),
+        results,
+        s.fields,
+        raw,
+        at,
+    ))
+}
+
+/// [`parse`] of v2 JSON by the parsed tree.
+fn parse_tree(f: &ImportFile) -> Result<Parsed, ImportError> {
     let doc = f.json()?;
     if doc.get("studies").is_some() {
         #[derive(Deserialize)]
@@ -32,7 +90,7 @@ pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {
         let mut out = Vec::with_capacity(page.studies.len());
         for (i, raw) in page.studies.iter().enumerate() {
             let study = &doc["studies"][i];
-            out.push(v2_study(
+            out.push(v2_study_tree(
                 f,
                 study,
                 f.bytes.slice_ref(raw.get().as_bytes()),
@@ -42,7 +100,7 @@ pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {
         return Ok(Parsed::Records(out));
     }
     if doc.get("protocolSection").is_some() {
-        return Ok(Parsed::Records(vec![v2_study(
+        return Ok(Parsed::Records(vec![v2_study_tree(
             f,
             &doc,
             f.bytes.clone(),
@@ -55,9 +113,25 @@ pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {
     ))
 }
 
+fn v2_study_tree(
+    f: &ImportFile,
+    study: &Value,
+    raw: bytes::Bytes,
+    at: &str,
+) -> Result<crate::domain::Record, ImportError> {
+    let mut fields = Fields::new();
+    json::leaves(study, "", &mut fields);
+    let results = study.get("resultsSection").is_some();
+    v2_study(f, study, results, fields, raw, at)
+}
+
+/// A v2 study's record: its facets from `study` (at least its [`STUDY_KEPT`] keys),
+/// whether it has a `resultsSection`, and its leaves.
 fn v2_study(
     f: &ImportFile,
     study: &Value,
+    results_section: bool,
+    fields: Fields,
     raw: bytes::Bytes,
     at: &str,
 ) -> Result<crate::domain::Record, ImportError> {
@@ -75,14 +149,12 @@ fn v2_study(
     let has_results = study
         .get("hasResults")
         .and_then(Value::as_bool)
-        .unwrap_or_else(|| study.get("resultsSection").is_some());
+        .unwrap_or(results_section);
     let cutoff = study
         .pointer("/derivedSection/miscInfoModule/versionHolder")
         .or_else(|| study.pointer("/protocolSection/statusModule/lastUpdatePostDateStruct/date"))
         .and_then(Value::as_str)
         .and_then(loose_date);
-    let mut fields = Fields::new();
-    json::leaves(study, "", &mut fields);
     let mut drug_names = Vec::new();
     if let Some(items) = study
         .pointer("/protocolSection/armsInterventionsModule/interventions")
@@ -191,4 +263,84 @@ fn parse_legacy_xml(f: &ImportFile) -> Result<crate::domain::Record, ImportError
             ..Facets::default()
         },
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{Family, Record};
+
+    fn records(p: Result<Parsed, ImportError>) -> Result<Vec<Record>, String> {
+        match p {
+            Ok(Parsed::Records(r)) => Ok(r),
+            Ok(Parsed::Unplaced(why)) => Err(format!("unplaced: {why}")),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    /// Streamed and by the tree, every document gives the same records or the same error.
+    #[test]
+    fn streamed_studies_give_the_records_and_errors_of_the_tree() {
+        let study = |nct: &str, tail: &str| {
+            format!(
+                r#"{{"protocolSection":{{"identificationModule":{{"nctId":"{nct}","briefTitle":"A trial"}},"statusModule":{{"lastUpdatePostDateStruct":{{"date":"2024-03"}}}},"sponsorCollaboratorsModule":{{"leadSponsor":{{"name":"Acme"}},"collaborators":[{{"name":"Beta"}}]}},"conditionsModule":{{"conditions":["Asthma"],"keywords":["lung"]}},"armsInterventionsModule":{{"interventions":[{{"name":"zelnorib","otherNames":["ZN-1"]}}]}}}}{tail}}}"#
+            )
+        };
+        let results = r#","resultsSection":{"outcomeMeasuresModule":{"outcomeMeasures":[{"title":"ORR","classes":[{"categories":[{"measurements":[{"groupId":"OG000","value":"67.5"}]}]}]}]}}"#;
+        let docs = [
+            study("NCT01234567", results),
+            study(
+                "nct01234567",
+                &format!(
+                    r#"{results},"hasResults":false,"derivedSection":{{"miscInfoModule":{{"versionHolder":"2024-05-06"}}}}"#
+                ),
+            ),
+            format!(
+                r#"{{"totalCount":2,"studies":[{},{}],"nextPageToken":"x"}}"#,
+                study("NCT01234567", results),
+                study("NCT07654321", "")
+            ),
+            // a repeated key: the tree keeps the last value at the first key's place
+            study("NCT01234567", r#","hasResults":true,"hasResults":false"#),
+            // errors: a repeated page key (the page reader refuses it), no NCT id (in the
+            // second study of a page), studies not an array, neither kind, not JSON, not
+            // an object
+            format!(
+                r#"{{"studies":[{}],"studies":[]}}"#,
+                study("NCT01234567", "")
+            ),
+            format!(
+                r#"{{"studies":[{},{}]}}"#,
+                study("NCT01234567", ""),
+                study("X", "")
+            ),
+            r#"{"studies":null}"#.to_string(),
+            r#"{"other":1}"#.to_string(),
+            r#"{"protocolSection":"#.to_string(),
+            "[1]".to_string(),
+        ];
+        for (i, body) in docs.iter().enumerate() {
+            let f = ImportFile {
+                family: Family::Ctgov,
+                rel: "ctgov/x.json".to_string(),
+                bytes: bytes::Bytes::copy_from_slice(body.as_bytes()),
+                meta: None,
+            };
+            let streamed = records(parse(&f));
+            assert_eq!(streamed, records(parse_tree(&f)), "document {i}: {body}");
+            assert_eq!(streamed.is_ok(), i < 4, "document {i}: {streamed:?}");
+        }
+        let f = ImportFile {
+            family: Family::Ctgov,
+            rel: "ctgov/x.json".to_string(),
+            bytes: bytes::Bytes::copy_from_slice(docs[1].as_bytes()),
+            meta: None,
+        };
+        let r = &records(parse(&f)).unwrap()[0];
+        assert_eq!(r.record_key, "NCT01234567");
+        assert_eq!(r.cutoff_date.as_deref(), Some("2024-05-06"));
+        assert_eq!(r.facets.has_results, Some(false));
+        assert_eq!(r.facets.drug_names, ["zelnorib", "ZN-1"]);
+        assert!(r.fields.iter().any(|f| f.text == "67.5"));
+    }
 }
