@@ -12,7 +12,11 @@ use crate::domain::{Facets, Fields, Record};
 use crate::snapshot::text::json;
 
 struct Result_<'a> {
+    /// The record's tree, or (when its leaves were streamed) its root keys that the
+    /// family's `kept` names.
     value: &'a Value,
+    /// Its leaves.
+    fields: Fields,
     raw: &'a RawValue,
     index: usize,
 }
@@ -28,9 +32,13 @@ struct Page<'a> {
     meta: Option<Value>,
 }
 
+/// Each record of a page, built by `build`. A record's leaves are read without its tree
+/// and only its root keys in `kept` are parsed whole, unless it repeats a key (the
+/// tree keeps the last value at the first key's place): then its tree is walked.
 fn with_results(
     f: &ImportFile,
-    build: impl Fn(&Result_<'_>, Option<String>) -> Result<Record, ImportError>,
+    kept: &[&str],
+    build: impl Fn(Result_<'_>, Option<String>) -> Result<Record, ImportError>,
 ) -> Result<Parsed, ImportError> {
     let page: Page<'_> = serde_json::from_slice(&f.bytes).map_err(|e| {
         if e.is_data() {
@@ -50,11 +58,21 @@ fn with_results(
         .map(str::to_string);
     let mut out = Vec::with_capacity(raws.len());
     for (index, raw) in raws.into_iter().enumerate() {
-        let value: Value = serde_json::from_str(raw.get())
-            .map_err(|e| f.text_err(crate::snapshot::text::TextError::json(&e)))?;
+        let (value, fields) =
+            match json::leaves_streamed(raw.get().as_bytes(), kept, &mut |_, _, _| {}) {
+                Ok(Some(s)) => (Value::Object(s.kept), s.fields),
+                _ => {
+                    let value: Value = serde_json::from_str(raw.get())
+                        .map_err(|e| f.text_err(crate::snapshot::text::TextError::json(&e)))?;
+                    let mut fields = Fields::new();
+                    json::leaves(&value, "", &mut fields);
+                    (value, fields)
+                }
+            };
         out.push(build(
-            &Result_ {
+            Result_ {
                 value: &value,
+                fields,
                 raw,
                 index,
             },
@@ -80,8 +98,24 @@ fn openfda_facets(v: &Value) -> Facets {
     }
 }
 
+/// The root keys of a label that its record reads.
+const LABEL_KEPT: [&str; 4] = [
+    "set_id",
+    "effective_time",
+    "openfda",
+    "indications_and_usage",
+];
+/// The root keys of an application that its record reads.
+const DRUGSFDA_KEPT: [&str; 5] = [
+    "application_number",
+    "openfda",
+    "products",
+    "sponsor_name",
+    "submissions",
+];
+
 pub fn parse_labels(f: &ImportFile) -> Result<Parsed, ImportError> {
-    with_results(f, |r, last_updated| {
+    with_results(f, &LABEL_KEPT, |r, last_updated| {
         let v = r.value;
         let set_id = v
             .get("set_id")
@@ -93,8 +127,6 @@ pub fn parse_labels(f: &ImportFile) -> Result<Parsed, ImportError> {
                     "missing: a label needs its key",
                 )
             })?;
-        let mut fields = Fields::new();
-        json::leaves(v, "", &mut fields);
         let mut facets = openfda_facets(v);
         facets.indication_text = strings_at(v, &["/indications_and_usage"]).join("\n");
         let title = strings_at(v, &["/openfda/brand_name", "/openfda/generic_name"])
@@ -111,14 +143,14 @@ pub fn parse_labels(f: &ImportFile) -> Result<Parsed, ImportError> {
             title,
             media_type: "application/json",
             raw: f.bytes.slice_ref(r.raw.get().as_bytes()),
-            fields,
+            fields: r.fields,
             facets,
         }))
     })
 }
 
 pub fn parse_drugsfda(f: &ImportFile) -> Result<Parsed, ImportError> {
-    with_results(f, |r, last_updated| {
+    with_results(f, &DRUGSFDA_KEPT, |r, last_updated| {
         let v = r.value;
         let appl = v
             .get("application_number")
@@ -131,8 +163,6 @@ pub fn parse_drugsfda(f: &ImportFile) -> Result<Parsed, ImportError> {
                 )
             })?;
         let digits: String = appl.chars().filter(char::is_ascii_digit).collect();
-        let mut fields = Fields::new();
-        json::leaves(v, "", &mut fields);
         let mut facets = openfda_facets(v);
         if let Some(products) = v.get("products").and_then(Value::as_array) {
             for p in products {
@@ -169,8 +199,70 @@ pub fn parse_drugsfda(f: &ImportFile) -> Result<Parsed, ImportError> {
             title,
             media_type: "application/json",
             raw: f.bytes.slice_ref(r.raw.get().as_bytes()),
-            fields,
+            fields: r.fields,
             facets,
         }))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::Family;
+
+    fn page(family: Family, body: &str) -> Vec<Record> {
+        let f = ImportFile {
+            family,
+            rel: "x.json".to_string(),
+            bytes: bytes::Bytes::copy_from_slice(body.as_bytes()),
+            meta: None,
+        };
+        let parsed = match family {
+            Family::FdaLabel => parse_labels(&f),
+            _ => parse_drugsfda(&f),
+        };
+        match parsed {
+            Ok(Parsed::Records(r)) => r,
+            _ => panic!("not records"),
+        }
+    }
+
+    /// Each record's leaves are its tree's, streamed or (with a repeated key) walked,
+    /// and its facets come from the keys kept whole.
+    #[test]
+    fn records_have_their_trees_leaves_and_facets_whether_streamed_or_not() {
+        let label = r#"{"set_id":"s-1","effective_time":"20240102","openfda":{"brand_name":["Zelno"],"generic_name":["zelnorib"],"pharm_class_epc":["Kinase Inhibitor [EPC]"],"manufacturer_name":["Acme"]},"indications_and_usage":["Zelno is indicated for asthma."],"adverse_reactions":["Headache (12%)","{\"k\":[1]}"],"n":[1,2.5,-3]}"#;
+        let repeated = r#"{"set_id":"s-2","openfda":{"brand_name":["A"]},"openfda":{"brand_name":["B"]},"x":"y"}"#;
+        let body =
+            format!(r#"{{"meta":{{"last_updated":"2024-05-01"}},"results":[{label},{repeated}]}}"#);
+        let records = page(Family::FdaLabel, &body);
+        for (r, raw) in records.iter().zip([label, repeated]) {
+            let tree: Value = serde_json::from_str(raw).unwrap();
+            let mut fields = Fields::new();
+            json::leaves(&tree, "", &mut fields);
+            assert_eq!(r.fields, fields, "{raw}");
+            assert_eq!(&r.raw[..], raw.as_bytes());
+        }
+        assert_eq!(records[0].title.as_deref(), Some("Zelno"));
+        assert_eq!(records[0].cutoff_date.as_deref(), Some("2024-01-02"));
+        assert_eq!(records[0].facets.pharm_classes, ["Kinase Inhibitor [EPC]"]);
+        assert_eq!(
+            records[0].facets.indication_text,
+            "Zelno is indicated for asthma."
+        );
+        assert_eq!(records[1].title.as_deref(), Some("B"));
+
+        let app = r#"{"application_number":"NDA021234","sponsor_name":"Acme","products":[{"brand_name":"Zelno","active_ingredients":[{"name":"ZELNORIB"}]}],"submissions":[{"submission_status_date":"20200101"},{"submission_status_date":"20230405"}],"openfda":{"generic_name":["zelnorib"]}}"#;
+        let records = page(Family::Drugsfda, &format!(r#"{{"results":[{app}]}}"#));
+        let tree: Value = serde_json::from_str(app).unwrap();
+        let mut fields = Fields::new();
+        json::leaves(&tree, "", &mut fields);
+        assert_eq!(records[0].fields, fields);
+        assert_eq!(records[0].cutoff_date.as_deref(), Some("2023-04-05"));
+        assert_eq!(
+            records[0].facets.drug_names,
+            ["zelnorib", "Zelno", "ZELNORIB"]
+        );
+        assert_eq!(records[0].facets.organizations, ["Acme"]);
+    }
 }
