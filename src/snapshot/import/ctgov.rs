@@ -268,15 +268,8 @@ fn parse_legacy_xml(f: &ImportFile) -> Result<crate::domain::Record, ImportError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{Family, Record};
-
-    fn records(p: Result<Parsed, ImportError>) -> Result<Vec<Record>, String> {
-        match p {
-            Ok(Parsed::Records(r)) => Ok(r),
-            Ok(Parsed::Unplaced(why)) => Err(format!("unplaced: {why}")),
-            Err(e) => Err(e.to_string()),
-        }
-    }
+    use crate::domain::Family;
+    use crate::snapshot::import::{outcome as records, test_file};
 
     /// Streamed and by the tree, every document gives the same records or the same error.
     #[test]
@@ -320,22 +313,12 @@ mod tests {
             "[1]".to_string(),
         ];
         for (i, body) in docs.iter().enumerate() {
-            let f = ImportFile {
-                family: Family::Ctgov,
-                rel: "ctgov/x.json".to_string(),
-                bytes: bytes::Bytes::copy_from_slice(body.as_bytes()),
-                meta: None,
-            };
+            let f = test_file(Family::Ctgov, "ctgov/x.json", body);
             let streamed = records(parse(&f));
             assert_eq!(streamed, records(parse_tree(&f)), "document {i}: {body}");
             assert_eq!(streamed.is_ok(), i < 4, "document {i}: {streamed:?}");
         }
-        let f = ImportFile {
-            family: Family::Ctgov,
-            rel: "ctgov/x.json".to_string(),
-            bytes: bytes::Bytes::copy_from_slice(docs[1].as_bytes()),
-            meta: None,
-        };
+        let f = test_file(Family::Ctgov, "ctgov/x.json", &docs[1]);
         let r = &records(parse(&f)).unwrap()[0];
         assert_eq!(r.record_key, "NCT01234567");
         assert_eq!(r.cutoff_date.as_deref(), Some("2024-05-06"));

@@ -508,6 +508,27 @@ pub(crate) fn strings_at(v: &serde_json::Value, pointers: &[&str]) -> Vec<String
     out
 }
 
+/// A file of `family` at `rel` holding `body`, as the import reads it.
+#[cfg(test)]
+pub(crate) fn test_file(family: Family, rel: &str, body: &str) -> ImportFile {
+    ImportFile {
+        family,
+        rel: rel.to_string(),
+        bytes: Bytes::copy_from_slice(body.as_bytes()),
+        meta: None,
+    }
+}
+
+/// A parse's records, or what it said instead, as one value to compare.
+#[cfg(test)]
+pub(crate) fn outcome(parsed: Result<Parsed, ImportError>) -> Result<Vec<Record>, String> {
+    match parsed {
+        Ok(Parsed::Records(r)) => Ok(r),
+        Ok(Parsed::Unplaced(why)) => Err(format!("unplaced: {why}")),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -209,22 +209,15 @@ pub fn parse_drugsfda(f: &ImportFile) -> Result<Parsed, ImportError> {
 mod tests {
     use super::*;
     use crate::domain::Family;
+    use crate::snapshot::import::{outcome, test_file};
 
     fn page(family: Family, body: &str) -> Vec<Record> {
-        let f = ImportFile {
-            family,
-            rel: "x.json".to_string(),
-            bytes: bytes::Bytes::copy_from_slice(body.as_bytes()),
-            meta: None,
-        };
+        let f = test_file(family, "x.json", body);
         let parsed = match family {
             Family::FdaLabel => parse_labels(&f),
             _ => parse_drugsfda(&f),
         };
-        match parsed {
-            Ok(Parsed::Records(r)) => r,
-            _ => panic!("not records"),
-        }
+        outcome(parsed).unwrap()
     }
 
     /// Each record's leaves are its tree's, streamed or (with a repeated key) walked,

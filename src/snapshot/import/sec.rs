@@ -230,23 +230,11 @@ fn page_stem(rel: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{Family, Record};
+    use crate::domain::Family;
+    use crate::snapshot::import::{outcome as records, test_file};
 
     fn file(rel: &str, body: &str) -> ImportFile {
-        ImportFile {
-            family: Family::Sec,
-            rel: rel.to_string(),
-            bytes: bytes::Bytes::copy_from_slice(body.as_bytes()),
-            meta: None,
-        }
-    }
-
-    fn records(p: Result<Parsed, ImportError>) -> Result<Vec<Record>, String> {
-        match p {
-            Ok(Parsed::Records(r)) => Ok(r),
-            Ok(Parsed::Unplaced(why)) => Err(format!("unplaced: {why}")),
-            Err(e) => Err(e.to_string()),
-        }
+        test_file(Family::Sec, rel, body)
     }
 
     /// Streamed and by the tree, every document gives the same record or the same error.
