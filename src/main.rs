@@ -19,7 +19,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 // priority than the allocator's own constructor): freed memory goes back to the system
 // at once, and arena memory is committed as it is used. The resident set then follows
 // the live heap, whatever the portfolio's size (`bench/run_throughput.sh 300 1200`).
-// A snapshot alone commits its arenas whole (see [`eager_commit`]), which must be
+// A snapshot and distill commit their arenas whole (see [`eager_commit`]), which must be
 // decided here too: an arena is committed one way or the other when it is reserved.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[used]
@@ -73,10 +73,12 @@ extern "C" fn allocator_options(
     }
 }
 
-/// Whether the command commits its arenas whole: `snapshot` does. An arena committed
-/// whole is also given to the kernel's transparent huge pages, so the import faults in
-/// its memory 2 MiB at a time instead of 4 KiB (`bench/import_throughput.sh 500`, medians
-/// of eleven and nine: real 127 -> 80 ms, synthetic 528 -> 479 ms). Every other command
+/// Whether the command commits its arenas whole: `snapshot` and `distill` do. An arena
+/// committed whole is also given to the kernel's transparent huge pages, so the import
+/// faults in its memory 2 MiB at a time instead of 4 KiB (`bench/import_throughput.sh
+/// 500`, medians of eleven and nine: real 127 -> 80 ms, synthetic 528 -> 479 ms), and
+/// so does the first BM25 index of `distill`, the largest of the real corpus (its mean
+/// index+query time per asset, medians of nine passes: 229 -> 217 us). Every other command
 /// commits as it uses: a run's resident set then follows its heap (with whole arenas, 300
 /// synthetic assets peak at 210 MB instead of 149), and a SQL statement's first
 /// execution varied from 0.7x to 2.3x its time with them. The command is the first word
@@ -90,13 +92,17 @@ fn eager_commit<'a>(args: impl Iterator<Item = &'a [u8]>) -> bool {
             b"--lake" => {
                 args.next();
             }
-            b"--" => return args.next() == Some(&b"snapshot"[..]),
+            b"--" => return args.next().is_some_and(|c| EAGER.contains(&c)),
             _ if arg.starts_with(b"-") => {}
-            command => return command == b"snapshot",
+            command => return EAGER.contains(&command),
         }
     }
     false
 }
+
+/// The commands that commit their arenas whole ([`eager_commit`]).
+#[cfg(target_os = "linux")]
+const EAGER: [&[u8]; 2] = [b"snapshot", b"distill"];
 
 /// A snapshot holds every record it imports until its bundles are written, so its
 /// resident set does not follow the portfolio a run's does: freed memory waits 100 ms
@@ -167,8 +173,10 @@ mod tests {
     }
 
     #[test]
-    fn only_a_snapshot_commits_its_arenas_whole() {
+    fn only_a_snapshot_and_distill_commit_their_arenas_whole() {
         assert!(eager("snapshot --portfolio p.toml --import dir"));
+        assert!(eager("--lake l distill --query q"));
+        assert!(eager("-- distill"));
         assert!(eager("--quiet --lake snapshot snapshot --import dir"));
         assert!(eager("-q --lake=/tmp/l snapshot --live"));
         assert!(eager("-- snapshot"));
