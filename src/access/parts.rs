@@ -40,25 +40,24 @@ pub async fn register(
     schema: &Schema,
     keys: &[String],
 ) -> Result<()> {
-    let keys: Vec<&String> = keys
+    let partition_cols: Vec<(String, DataType)> = keys
         .iter()
-        .filter(|k| schema.field_with_name(k).is_ok())
+        .filter_map(|k| {
+            Some((
+                k.clone(),
+                schema.field_with_name(k).ok()?.data_type().clone(),
+            ))
+        })
         .collect();
     let file_schema = Schema::new(
         schema
             .fields()
             .iter()
-            .filter(|f| !keys.contains(&f.name()))
+            .filter(|f| !partition_cols.iter().any(|(k, _)| k == f.name()))
             .cloned()
             .collect::<Vec<_>>(),
     );
-    let partition_cols: Vec<(String, DataType)> = keys
-        .iter()
-        .filter_map(|k| {
-            let field = schema.field_with_name(k).ok()?;
-            Some(((*k).clone(), field.data_type().clone()))
-        })
-        .collect();
+    let declared = !partition_cols.is_empty();
     // registered under its own name first, then replaced by the reordering table
     ctx.register_parquet(
         name,
@@ -68,7 +67,7 @@ pub async fn register(
             .table_partition_cols(partition_cols),
     )
     .await?;
-    if keys.is_empty() {
+    if !declared {
         return Ok(());
     }
     let inner = ctx
