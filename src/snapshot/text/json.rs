@@ -18,17 +18,8 @@ pub fn leaves(value: &Value, prefix: &str, out: &mut Fields) {
 
 fn walk(value: &Value, path: &mut String, out: &mut Fields) {
     match value {
-        Value::String(s) => {
-            if let Some(inner) = embedded_json(s) {
-                let mut inner_path = format!("{path}!json");
-                walk(&inner, &mut inner_path, out);
-            } else if !s.is_empty() {
-                out.push(path, "string", s);
-            }
-        }
-        Value::Number(n) => out.push_with(path, "number", |text| {
-            write!(text, "{n}").expect("writing to a String never fails")
-        }),
+        Value::String(s) => string_leaf(s, path, out),
+        Value::Number(n) => number_leaf(n, path, out),
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
                 let len = path.len();
@@ -48,6 +39,23 @@ fn walk(value: &Value, path: &mut String, out: &mut Fields) {
         }
         Value::Bool(_) | Value::Null => {}
     }
+}
+
+/// A string's leaf: none when empty, its own leaves when it holds JSON.
+fn string_leaf(s: &str, path: &str, out: &mut Fields) {
+    if let Some(inner) = embedded_json(s) {
+        let mut inner_path = format!("{path}!json");
+        walk(&inner, &mut inner_path, out);
+    } else if !s.is_empty() {
+        out.push(path, "string", s);
+    }
+}
+
+/// A number's leaf: its literal as serde_json prints it.
+fn number_leaf(n: &serde_json::Number, path: &str, out: &mut Fields) {
+    out.push_with(path, "number", |text| {
+        write!(text, "{n}").expect("writing to a String never fails")
+    });
 }
 
 fn push_escaped(path: &mut String, key: &str) {
@@ -123,20 +131,11 @@ struct State<'a> {
 impl State<'_> {
     fn string(&mut self, s: &str) {
         (self.on_string)(&self.containers, &self.path, s);
-        if let Some(inner) = embedded_json(s) {
-            let mut inner_path = format!("{}!json", self.path);
-            walk(&inner, &mut inner_path, &mut self.streamed.fields);
-        } else if !s.is_empty() {
-            self.streamed.fields.push(&self.path, "string", s);
-        }
+        string_leaf(s, &self.path, &mut self.streamed.fields);
     }
 
     fn number(&mut self, n: serde_json::Number) {
-        self.streamed
-            .fields
-            .push_with(&self.path, "number", |text| {
-                write!(text, "{n}").expect("writing to a String never fails")
-            });
+        number_leaf(&n, &self.path, &mut self.streamed.fields);
     }
 }
 
