@@ -77,13 +77,10 @@ impl Dates {
         use Container::{Array as A, Object as O};
         let best = match containers {
             // /facts/<taxonomy>/<concept>/units/<unit>/<i>/filed
+            // (seven containers make seven escaped segments, so no key holds a '/')
             [O, O, O, O, O, A, O] if path.ends_with("/filed") => {
-                let parts: Vec<&str> = path.split('/').collect();
-                if parts.len() == 8
-                    && parts[1] == "facts"
-                    && parts[4] == "units"
-                    && parts[7] == "filed"
-                {
+                let mut parts = path.split('/');
+                if parts.nth(1) == Some("facts") && parts.nth(2) == Some("units") {
                     &mut self.filed
                 } else {
                     return;
