@@ -172,6 +172,22 @@ impl Fields {
     pub fn iter(&self) -> impl Iterator<Item = Field<'_>> {
         (0..self.len()).map(|i| self.get(i))
     }
+
+    /// Every locator back to back, as one string.
+    pub fn locators(&self) -> &str {
+        &self.locators
+    }
+
+    /// Every text back to back, as one string.
+    pub fn texts(&self) -> &str {
+        &self.texts
+    }
+
+    /// Per field, where its locator ends in [`Fields::locators`] and its text in
+    /// [`Fields::texts`], and its kind.
+    pub fn ends(&self) -> &[(usize, usize, &'static str)] {
+        &self.ends
+    }
 }
 
 impl Extend<TextField> for Fields {

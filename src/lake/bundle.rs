@@ -7,10 +7,12 @@ use std::sync::{Arc, LazyLock};
 
 use bytes::Bytes;
 use datafusion::arrow::array::{
-    Array, ArrayRef, BinaryArray, BinaryBuilder, ListArray, ListBuilder, RecordBatch, StringArray,
-    StringBuilder, StructArray, StructBuilder,
+    Array, ArrayRef, BinaryArray, BinaryBuilder, ListArray, RecordBatch, StringArray,
+    StringBuilder, StructArray,
 };
+use datafusion::arrow::buffer::{Buffer, OffsetBuffer, ScalarBuffer};
 use datafusion::arrow::datatypes::{DataType, Field, Fields, Schema, SchemaRef};
+use datafusion::arrow::error::ArrowError;
 use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use datafusion::parquet::arrow::arrow_writer::{ArrowColumnChunk, compute_leaves};
 use datafusion::parquet::arrow::{ArrowSchemaConverter, ArrowWriter};
@@ -224,6 +226,18 @@ impl<'a> Member<'a> {
             .map(move |i| record.fields.get(i))
     }
 
+    /// How many text fields the row carries, and their locators' and texts' bytes; a
+    /// row that carries every field is sized from its record's buffers, without a walk.
+    fn field_sizes(&self) -> (usize, usize, usize) {
+        let fields = &self.record.fields;
+        match self.role {
+            Role::Competitor => self.fields().fold((0, 0, 0), |(n, l, t), tf| {
+                (n + 1, l + tf.locator.len(), t + tf.text.len())
+            }),
+            _ => (fields.len(), fields.locators().len(), fields.texts().len()),
+        }
+    }
+
     /// The raw bytes the row carries: none for a competitor.
     fn raw(&self) -> &'a [u8] {
         if self.role == Role::Competitor {
@@ -273,10 +287,8 @@ fn chunks<'r, 'a>(
         let mut out = Vec::new();
         let (mut start, mut bytes) = (0, 0);
         for (i, m) in group.iter().enumerate() {
-            let size = m.raw().len()
-                + m.fields()
-                    .map(|f| f.locator.len() + f.text.len())
-                    .sum::<usize>();
+            let (_, locators, texts) = m.field_sizes();
+            let size = m.raw().len() + locators + texts;
             if i > start && bytes + size > chunk_bytes {
                 out.push(&group[start..i]);
                 (start, bytes) = (i, 0);
@@ -363,50 +375,11 @@ fn to_batch(asset_id: &str, rows: &[Member]) -> Result<RecordBatch, ParquetError
     // Sized up front: the raw bytes and text fields are most of a bundle, and growing
     // their buffers by doubling copied them again and again.
     let raw_bytes: usize = rows.iter().map(|m| m.raw().len()).sum();
-    let (n_fields, locator_bytes, kind_bytes, text_bytes) = rows
-        .iter()
-        .flat_map(|m| m.fields())
-        .fold((0, 0, 0, 0), |(n, l, k, t), tf| {
-            (
-                n + 1,
-                l + tf.locator.len(),
-                k + tf.kind.len(),
-                t + tf.text.len(),
-            )
-        });
     let mut raw = BinaryBuilder::with_capacity(rows.len(), raw_bytes);
-    let mut fields = ListBuilder::with_capacity(
-        StructBuilder::new(
-            field_struct(),
-            vec![
-                Box::new(StringBuilder::with_capacity(n_fields, locator_bytes)),
-                Box::new(StringBuilder::with_capacity(n_fields, kind_bytes)),
-                Box::new(StringBuilder::with_capacity(n_fields, text_bytes)),
-            ],
-        ),
-        rows.len(),
-    );
     for m in rows {
         raw.append_value(m.raw());
-        let sb = fields.values();
-        for tf in m.fields() {
-            sb.field_builder::<StringBuilder>(0)
-                .expect("locator")
-                .append_value(&tf.locator);
-            sb.field_builder::<StringBuilder>(1)
-                .expect("kind")
-                .append_value(tf.kind);
-            sb.field_builder::<StringBuilder>(2)
-                .expect("text")
-                .append_value(&tf.text);
-            sb.append(true);
-        }
-        fields.append(true);
     }
-    let fields = fields.finish();
-    let item = Arc::new(Field::new("item", DataType::Struct(field_struct()), true));
-    let (_, offsets, values, nulls) = fields.into_parts();
-    let fields = ListArray::new(item, offsets, values, nulls);
+    let fields = fields_array(rows)?;
     Ok(RecordBatch::try_new(
         schema(),
         vec![
@@ -432,6 +405,117 @@ fn to_batch(asset_id: &str, rows: &[Member]) -> Result<RecordBatch, ParquetError
         ],
     )?)
 }
+
+/// One string column of the `fields` list being made: its bytes and offsets.
+struct TextColumn {
+    values: Vec<u8>,
+    offsets: Vec<i32>,
+}
+
+impl TextColumn {
+    fn with_capacity(n: usize, bytes: usize) -> TextColumn {
+        let mut offsets = Vec::with_capacity(n + 1);
+        offsets.push(0);
+        TextColumn {
+            values: Vec::with_capacity(bytes),
+            offsets,
+        }
+    }
+
+    fn offset(len: usize) -> Result<i32, ArrowError> {
+        i32::try_from(len).map_err(|_| {
+            ArrowError::InvalidArgumentError(format!(
+                "a chunk's fields column reaches offset {len}, past what its offsets can hold"
+            ))
+        })
+    }
+
+    fn push(&mut self, s: &str) -> Result<(), ArrowError> {
+        self.values.extend_from_slice(s.as_bytes());
+        self.offsets.push(Self::offset(self.values.len())?);
+        Ok(())
+    }
+
+    /// Appends a record's buffer whole, with one offset per field: where each field
+    /// ends in `all`.
+    fn push_all(&mut self, all: &str, ends: impl Iterator<Item = usize>) -> Result<(), ArrowError> {
+        let base = self.values.len();
+        self.values.extend_from_slice(all.as_bytes());
+        for end in ends {
+            self.offsets.push(Self::offset(base + end)?);
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<ArrayRef, ArrowError> {
+        let offsets = OffsetBuffer::new(ScalarBuffer::from(self.offsets));
+        Ok(Arc::new(StringArray::try_new(
+            offsets,
+            Buffer::from_vec(self.values),
+            None,
+        )?))
+    }
+}
+
+/// The `fields` column of `rows`: a row that carries every field of its record copies
+/// the record's locator and text buffers whole, one copy each, and takes its offsets
+/// from the record's ends; a competitor row copies its kept fields one by one. The
+/// arrays are those a list builder makes field by field (no null buffers), so the
+/// bundle's bytes are the same.
+fn fields_array(rows: &[Member]) -> Result<ListArray, ArrowError> {
+    let (n, locator_bytes, text_bytes) = rows
+        .iter()
+        .map(Member::field_sizes)
+        .fold((0, 0, 0), |(n, l, t), (rn, rl, rt)| {
+            (n + rn, l + rl, t + rt)
+        });
+    let mut locators = TextColumn::with_capacity(n, locator_bytes);
+    let mut texts = TextColumn::with_capacity(n, text_bytes);
+    let mut kinds = StringBuilder::with_capacity(n, n * KIND_BYTES);
+    let mut list_offsets = Vec::with_capacity(rows.len() + 1);
+    list_offsets.push(0i32);
+    let mut fields_so_far = 0usize;
+    for m in rows {
+        let fields = &m.record.fields;
+        if m.role == Role::Competitor {
+            for tf in m.fields() {
+                locators.push(&tf.locator)?;
+                texts.push(&tf.text)?;
+                kinds.append_value(tf.kind);
+                fields_so_far += 1;
+            }
+        } else {
+            let ends = fields.ends();
+            locators.push_all(fields.locators(), ends.iter().map(|e| e.0))?;
+            texts.push_all(fields.texts(), ends.iter().map(|e| e.1))?;
+            for e in ends {
+                kinds.append_value(e.2);
+            }
+            fields_so_far += ends.len();
+        }
+        list_offsets.push(TextColumn::offset(fields_so_far)?);
+    }
+    let values = StructArray::try_new(
+        field_struct(),
+        vec![
+            locators.finish()?,
+            Arc::new(kinds.finish()),
+            texts.finish()?,
+        ],
+        None,
+    )?;
+    let item = Arc::new(Field::new("item", DataType::Struct(field_struct()), true));
+    ListArray::try_new(
+        item,
+        OffsetBuffer::new(ScalarBuffer::from(list_offsets)),
+        Arc::new(values),
+        None,
+    )
+}
+
+/// The bytes per field a kind column is sized for: `attribute`, the longest kind the
+/// text walkers give (a longer one would only grow the buffer).
+const KIND_BYTES: usize = 9;
 
 /// Decodes a bundle's batches (already hash-verified by the lake).
 pub fn decode(bytes: Bytes, what: &str) -> Result<Vec<RecordBatch>, BundleError> {
@@ -583,6 +667,7 @@ pub fn raw_column(batch: &RecordBatch) -> Option<&BinaryArray> {
 mod tests {
     use super::*;
     use crate::domain::{Facets, Family, TextField, sha256_hex};
+    use datafusion::arrow::array::{ListBuilder, StructBuilder};
     use proptest::prelude::*;
 
     fn record(key: &str, text: &str) -> Record {
@@ -690,6 +775,86 @@ mod tests {
         let expect = rows_of(serial);
         assert_eq!(expect.len(), n);
         assert!(rows_of(chunked) == expect, "chunked rows differ");
+    }
+
+    /// The `fields` column made from the records' buffers is the column a list builder
+    /// makes field by field: for rows with every field, rows with none, and competitor
+    /// rows with some or none of theirs kept.
+    #[test]
+    fn the_fields_column_is_the_one_built_field_by_field() {
+        let label = |key: &str, fields: &[(&str, &'static str, &str)]| {
+            let mut r = record(key, "");
+            r.family = Family::FdaLabel;
+            r.fields = fields
+                .iter()
+                .map(|(locator, kind, text)| TextField {
+                    locator: locator.to_string(),
+                    kind,
+                    text: text.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .into();
+            r
+        };
+        let full = label(
+            "a",
+            &[
+                ("/set_id", "string", "s-1"),
+                ("/adverse_reactions/0", "string", "nausea ≥ 5% × 2"),
+                ("/openfda/brand_name/0", "string", "Brandé"),
+                ("/version", "number", "3"),
+            ],
+        );
+        let empty = label("b", &[]);
+        let nothing_kept = label("c", &[("/warnings/0", "string", "none kept")]);
+        let members = [
+            (Role::Subject, &full),
+            (Role::Subject, &empty),
+            (Role::Competitor, &full),
+            (Role::Competitor, &nothing_kept),
+            (Role::Source, &nothing_kept),
+        ];
+        let kept: Vec<Vec<u32>> = members.iter().map(|(_, r)| competitor_fields(r)).collect();
+        assert_eq!(
+            kept[2],
+            vec![0, 2],
+            "the competitor row keeps set_id and openfda"
+        );
+        let rows: Vec<Member> = members
+            .iter()
+            .zip(&kept)
+            .map(|((role, record), kept)| Member {
+                role: *role,
+                record,
+                competitor_fields: kept,
+            })
+            .collect();
+        let mut builder = ListBuilder::new(StructBuilder::new(
+            field_struct(),
+            vec![
+                Box::new(StringBuilder::new()),
+                Box::new(StringBuilder::new()),
+                Box::new(StringBuilder::new()),
+            ],
+        ));
+        for m in &rows {
+            let sb = builder.values();
+            for tf in m.fields() {
+                for (i, v) in [&*tf.locator, tf.kind, &*tf.text].into_iter().enumerate() {
+                    sb.field_builder::<StringBuilder>(i)
+                        .unwrap()
+                        .append_value(v);
+                }
+                sb.append(true);
+            }
+            builder.append(true);
+        }
+        let built = builder.finish();
+        let made = fields_array(&rows).unwrap();
+        assert_eq!(made.value_offsets(), &[0, 4, 4, 6, 6, 7]);
+        assert_eq!(made.value_offsets(), built.value_offsets());
+        assert_eq!(made.values().to_data(), built.values().to_data());
+        assert!(made.nulls().is_none() && made.values().nulls().is_none());
     }
 
     fn rows_of(bytes: Vec<u8>) -> Vec<Row> {
