@@ -695,23 +695,31 @@ mod tests {
     /// Encodes (role, record) pairs, finding each competitor's kept fields as a
     /// snapshot does.
     fn encode_pairs(asset_id: &str, members: &[(Role, &Record)]) -> Vec<u8> {
-        let kept: Vec<Vec<u32>> = members
+        let kept = kept_fields(members);
+        encode(asset_id, member_rows(members, &kept)).unwrap()
+    }
+
+    /// Each competitor's kept fields, as a snapshot finds them (none for other roles).
+    fn kept_fields(members: &[(Role, &Record)]) -> Vec<Vec<u32>> {
+        members
             .iter()
             .map(|(role, r)| match role {
                 Role::Competitor => competitor_fields(r),
                 _ => Vec::new(),
             })
-            .collect();
-        let rows = members
+            .collect()
+    }
+
+    fn member_rows<'a>(members: &[(Role, &'a Record)], kept: &'a [Vec<u32>]) -> Vec<Member<'a>> {
+        members
             .iter()
-            .zip(&kept)
+            .zip(kept)
             .map(|((role, record), kept)| Member {
                 role: *role,
                 record,
                 competitor_fields: kept,
             })
-            .collect();
-        encode(asset_id, rows).unwrap()
+            .collect()
     }
 
     proptest! {
@@ -814,21 +822,13 @@ mod tests {
             (Role::Competitor, &nothing_kept),
             (Role::Source, &nothing_kept),
         ];
-        let kept: Vec<Vec<u32>> = members.iter().map(|(_, r)| competitor_fields(r)).collect();
+        let kept = kept_fields(&members);
         assert_eq!(
             kept[2],
             vec![0, 2],
             "the competitor row keeps set_id and openfda"
         );
-        let rows: Vec<Member> = members
-            .iter()
-            .zip(&kept)
-            .map(|((role, record), kept)| Member {
-                role: *role,
-                record,
-                competitor_fields: kept,
-            })
-            .collect();
+        let rows = member_rows(&members, &kept);
         let mut builder = ListBuilder::new(StructBuilder::new(
             field_struct(),
             vec![
