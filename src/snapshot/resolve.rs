@@ -295,7 +295,7 @@ pub fn resolve(assets: &[Asset], records: &[Record]) -> Vec<Selection> {
 }
 
 fn resolve_one(asset: &Asset, records: &[Record], index: &Index) -> Selection {
-    let (h, trial_ids) = matches(asset, records, index);
+    let (h, trial_ids) = named_in(asset, records, index);
     let members = members_of(asset, records, index, &h, &trial_ids);
     let families = Family::ALL
         .into_iter()
@@ -306,7 +306,7 @@ fn resolve_one(asset: &Asset, records: &[Record], index: &Index) -> Selection {
 
 /// The records naming the asset or its indication, and its trials: those named in the
 /// portfolio and those of the trials found by drug name.
-fn matches(asset: &Asset, records: &[Record], index: &Index) -> (Hits, BTreeSet<String>) {
+fn named_in(asset: &Asset, records: &[Record], index: &Index) -> (Hits, BTreeSet<String>) {
     let indication: Vec<String> = asset.indication.iter().cloned().collect();
     let h = Hits {
         drug: index.hits(Where::Drug, &asset.names),
@@ -551,7 +551,7 @@ mod tests {
             .unwrap();
             let index = Index::new(&records);
             for asset in &portfolio.asset {
-                let (h, trial_ids) = matches(asset, &records, &index);
+                let (h, trial_ids) = named_in(asset, &records, &index);
                 prop_assert_eq!(
                     members_of(asset, &records, &index, &h, &trial_ids),
                     scanned(asset, &records, &h, &trial_ids)
