@@ -141,7 +141,6 @@ impl Keys {
         let each = |values: fn(&Record) -> &[String]| {
             post(all().flat_map(move |(i, r)| values(r).iter().map(move |v| (i, v))))
         };
-        let approved = |r: &Record| matches!(r.family, Family::FdaLabel | Family::Drugsfda);
         Keys {
             asset: each(|r| &r.facets.assets),
             nct: each(|r| &r.facets.nct_ids),
@@ -359,17 +358,10 @@ fn members_of(
         .into_iter()
         .filter(|&i| is_subject(asset, i, &records[i], trial_ids, h))
         .collect();
-    let own_classes: BTreeSet<&String> = subject
-        .iter()
-        .filter(|i| matches!(records[**i].family, Family::FdaLabel | Family::Drugsfda))
-        .flat_map(|i| records[*i].facets.pharm_classes.iter())
-        .collect();
+    let own_classes = classes_of(&subject, records);
     let mut competitors: Vec<usize> = Keys::under(&k.class, own_classes.iter().map(|c| c.as_str()))
         .chain(h.indication.iter().copied())
-        .filter(|i| {
-            !subject.contains(i)
-                && matches!(records[*i].family, Family::FdaLabel | Family::Drugsfda)
-        })
+        .filter(|i| !subject.contains(i) && approved(&records[*i]))
         .collect();
     competitors.sort_unstable();
     competitors.dedup();
@@ -381,6 +373,20 @@ fn members_of(
         .collect();
     members.sort_unstable_by_key(|(_, i)| *i);
     members
+}
+
+/// Whether `r` is an approved-drug record (a label or an application): the records a
+/// competitor can be.
+fn approved(r: &Record) -> bool {
+    matches!(r.family, Family::FdaLabel | Family::Drugsfda)
+}
+
+/// The pharmacologic classes of the approved-drug records among `own`.
+fn classes_of<'r>(own: &BTreeSet<usize>, records: &'r [Record]) -> BTreeSet<&'r String> {
+    own.iter()
+        .filter(|i| approved(&records[**i]))
+        .flat_map(|i| records[*i].facets.pharm_classes.iter())
+        .collect()
 }
 
 fn family_outcome(
@@ -447,16 +453,12 @@ mod tests {
         let subject: BTreeSet<usize> = (0..records.len())
             .filter(|&i| is_subject(asset, i, &records[i], trial_ids, h))
             .collect();
-        let own_classes: BTreeSet<&String> = subject
-            .iter()
-            .filter(|i| matches!(records[**i].family, Family::FdaLabel | Family::Drugsfda))
-            .flat_map(|i| records[*i].facets.pharm_classes.iter())
-            .collect();
+        let own_classes = classes_of(&subject, records);
         let mut members = Vec::new();
         for (i, r) in records.iter().enumerate() {
             if subject.contains(&i) {
                 members.push((Role::Subject, i));
-            } else if matches!(r.family, Family::FdaLabel | Family::Drugsfda)
+            } else if approved(r)
                 && (r
                     .facets
                     .pharm_classes
