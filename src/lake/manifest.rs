@@ -4,6 +4,7 @@
 //! id is the sha256 of exactly those bytes, which are also what is stored. Pure.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -143,8 +144,28 @@ pub struct AssetEntry {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Member {
-    pub source_id: String,
+    /// Shared by every member entry of the same record: a label is a competitor in
+    /// every bundle of its class, and at 10,000 synthetic assets the manifest held 20
+    /// million members, each with a copy of its id.
+    #[serde(serialize_with = "shared_str::serialize")]
+    #[serde(deserialize_with = "shared_str::deserialize")]
+    pub source_id: Arc<str>,
     pub role: Role,
+}
+
+/// A shared string, read and written as a JSON string.
+mod shared_str {
+    use std::sync::Arc;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(s: &Arc<str>, out: S) -> Result<S::Ok, S::Error> {
+        out.serialize_str(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<str>, D::Error> {
+        Ok(Arc::from(String::deserialize(d)?))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -191,6 +191,12 @@ pub fn build(
         },
     );
     let (sources, _) = sources?;
+    // each record's id made once, and shared by every member entry naming it
+    let source_ids: Vec<std::sync::Arc<str>> = imported
+        .records
+        .par_iter()
+        .map(|r| r.source_id().into())
+        .collect();
     let mut assets = std::collections::BTreeMap::new();
     for ((asset, sel), enc) in portfolio.asset.iter().zip(&selections).zip(encoded) {
         let (hash, size) = enc?;
@@ -203,7 +209,7 @@ pub fn build(
                     .members
                     .iter()
                     .map(|(role, i)| Member {
-                        source_id: imported.records[*i].source_id(),
+                        source_id: source_ids[*i].clone(),
                         role: *role,
                     })
                     .collect(),

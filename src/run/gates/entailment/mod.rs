@@ -151,7 +151,10 @@ impl Scope {
     pub fn of(asset: &crate::domain::Asset, entry: &crate::lake::manifest::AssetEntry) -> Scope {
         Scope::with_members(
             asset,
-            entry.members.iter().map(|m| (m.source_id.clone(), m.role)),
+            entry
+                .members
+                .iter()
+                .map(|m| (m.source_id.to_string(), m.role)),
         )
     }
 
