@@ -185,9 +185,10 @@ pub struct CatalogEntry {
 }
 
 impl CatalogEntry {
-    pub fn of(r: &Record) -> CatalogEntry {
+    /// The catalog entry of `r`, whose id ([`Record::source_id`]) the caller has made.
+    pub fn of(r: &Record, source_id: String) -> CatalogEntry {
         CatalogEntry {
-            source_id: r.source_id(),
+            source_id,
             family: r.family,
             record_key: r.record_key.clone(),
             url: r.url.clone(),

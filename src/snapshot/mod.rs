@@ -223,7 +223,12 @@ pub fn build(
         portfolio: portfolio.clone(),
         assets,
         sources_bundle: sources,
-        sources: imported.records.iter().map(CatalogEntry::of).collect(),
+        sources: imported
+            .records
+            .iter()
+            .zip(&source_ids)
+            .map(|(r, id)| CatalogEntry::of(r, id.to_string()))
+            .collect(),
         fetch_failures: Vec::new(),
         capped_searches: Vec::new(),
     };
