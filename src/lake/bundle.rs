@@ -476,7 +476,6 @@ fn fields_array(rows: &[Member]) -> Result<ListArray, ArrowError> {
     list_offsets.push(0i32);
     let mut fields_so_far = 0usize;
     for m in rows {
-        let fields = &m.record.fields;
         if m.role == Role::Competitor {
             for tf in m.fields() {
                 locators.push(&tf.locator)?;
@@ -485,6 +484,7 @@ fn fields_array(rows: &[Member]) -> Result<ListArray, ArrowError> {
                 fields_so_far += 1;
             }
         } else {
+            let fields = &m.record.fields;
             let ends = fields.ends();
             locators.push_all(fields.locators(), ends.iter().map(|e| e.0))?;
             texts.push_all(fields.texts(), ends.iter().map(|e| e.1))?;
@@ -800,8 +800,7 @@ mod tests {
                     kind,
                     text: text.to_string(),
                 })
-                .collect::<Vec<_>>()
-                .into();
+                .collect();
             r
         };
         let full = label(
