@@ -25,7 +25,8 @@ phases() {
     local t0 t1
     t0=$(date +%s%N)
     DOSSIER_LOG=dossier=debug NO_COLOR=1 "$BIN/dossier" --lake "$lakes/lake" snapshot \
-      --portfolio "$portfolio" --import "$import" 2> "$tmp/err" > /dev/null
+      --portfolio "$portfolio" --import "$import" 2> "$tmp/err" > /dev/null \
+      || { cat "$tmp/err" >&2; exit 1; }
     t1=$(date +%s%N)
     echo "whole_command=$(( (t1 - t0) / 1000 ))e-6" >> "$tmp/$name.log"
     # the phase lines, colours stripped: key=seconds pairs
