@@ -567,27 +567,20 @@ fn fields_array(rows: &[Member], only: Option<FieldLeaf>) -> Result<ListArray, A
         .fold((0, 0, 0), |(n, l, t), (rn, rl, rt)| {
             (n + rn, l + rl, t + rt)
         });
-    let sized = |leaf: FieldLeaf, bytes: usize| {
-        if wants(leaf) {
-            TextColumn::with_capacity(n, bytes)
-        } else {
-            TextColumn::with_capacity(0, 0)
-        }
-    };
-    let mut locators = sized(FieldLeaf::Locator, locator_bytes);
-    let mut texts = sized(FieldLeaf::Text, text_bytes);
+    let mut locators =
+        wants(FieldLeaf::Locator).then(|| TextColumn::with_capacity(n, locator_bytes));
+    let mut texts = wants(FieldLeaf::Text).then(|| TextColumn::with_capacity(n, text_bytes));
     let mut kinds = wants(FieldLeaf::Kind).then(|| StringBuilder::with_capacity(n, n * KIND_BYTES));
-    let (want_locators, want_texts) = (wants(FieldLeaf::Locator), wants(FieldLeaf::Text));
     let mut list_offsets = Vec::with_capacity(rows.len() + 1);
     list_offsets.push(0i32);
     let mut fields_so_far = 0usize;
     for m in rows {
         if m.role == Role::Competitor {
             for tf in m.fields() {
-                if want_locators {
+                if let Some(locators) = &mut locators {
                     locators.push(&tf.locator)?;
                 }
-                if want_texts {
+                if let Some(texts) = &mut texts {
                     texts.push(&tf.text)?;
                 }
                 if let Some(kinds) = &mut kinds {
@@ -598,10 +591,10 @@ fn fields_array(rows: &[Member], only: Option<FieldLeaf>) -> Result<ListArray, A
         } else {
             let fields = &m.record.fields;
             let ends = fields.ends();
-            if want_locators {
+            if let Some(locators) = &mut locators {
                 locators.push_all(fields.locators(), ends.iter().map(|e| e.0))?;
             }
-            if want_texts {
+            if let Some(texts) = &mut texts {
                 texts.push_all(fields.texts(), ends.iter().map(|e| e.1))?;
             }
             if let Some(kinds) = &mut kinds {
@@ -613,22 +606,18 @@ fn fields_array(rows: &[Member], only: Option<FieldLeaf>) -> Result<ListArray, A
         }
         list_offsets.push(TextColumn::offset(fields_so_far)?);
     }
-    let column = |leaf: FieldLeaf, built: TextColumn| -> Result<ArrayRef, ArrowError> {
-        if wants(leaf) {
-            built.finish()
-        } else {
-            Ok(empty_strings(fields_so_far))
-        }
+    let text_or_empty = |built: Option<TextColumn>| {
+        built.map_or_else(|| Ok(empty_strings(fields_so_far)), TextColumn::finish)
     };
     let values = StructArray::try_new(
         field_struct(),
         vec![
-            column(FieldLeaf::Locator, locators)?,
+            text_or_empty(locators)?,
             kinds.map_or_else(
                 || empty_strings(fields_so_far),
                 |mut k| Arc::new(k.finish()) as ArrayRef,
             ),
-            column(FieldLeaf::Text, texts)?,
+            text_or_empty(texts)?,
         ],
         None,
     )?;
