@@ -125,8 +125,12 @@ pub struct Field<'a> {
 }
 
 impl Fields {
-    pub fn new() -> Fields {
-        Fields::default()
+    pub const fn new() -> Fields {
+        Fields {
+            locators: String::new(),
+            texts: String::new(),
+            ends: Vec::new(),
+        }
     }
 
     pub fn len(&self) -> usize {

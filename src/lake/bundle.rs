@@ -23,7 +23,7 @@ use datafusion::parquet::errors::ParquetError;
 use datafusion::parquet::file::properties::{EnabledStatistics, WriterProperties};
 use rayon::prelude::*;
 
-use crate::domain::{Field as TextField, Record};
+use crate::domain::{Field as TextField, Fields as TextFields, Record};
 use crate::snapshot::resolve::Role;
 
 #[derive(Debug, thiserror::Error)]
@@ -193,17 +193,22 @@ fn kept(tf: &TextField) -> bool {
         .any(|p| tf.locator.starts_with(p) || tf.locator == p.trim_end_matches('/'))
 }
 
-/// The indexes of the text fields a competitor row of `record` keeps. A snapshot
-/// computes them once per record: a label is a competitor in every bundle of its class,
-/// and testing each of its fields again for each of those bundles grew with the square
-/// of the portfolio.
-pub fn competitor_fields(record: &Record) -> Vec<u32> {
-    (0u32..)
-        .zip(record.fields.iter())
-        .filter(|(_, tf)| kept(tf))
-        .map(|(i, _)| i)
-        .collect()
+/// The text fields a competitor row of `record` keeps, packed back to back as a
+/// record's own are. A snapshot packs them once per record: a label is a competitor in
+/// every bundle of its class, and testing each of its fields again for each of those
+/// bundles grew with the square of the portfolio; packed, each bundle copies them as a
+/// subject row copies its record's, a buffer at a time.
+pub fn competitor_fields(record: &Record) -> TextFields {
+    let mut out = TextFields::new();
+    for tf in record.fields.iter().filter(kept) {
+        out.push(tf.locator, tf.kind, tf.text);
+    }
+    out
 }
+
+/// Text fields for a row that carries none of its own (a sources row's
+/// `competitor_fields`, never read).
+pub static NO_FIELDS: TextFields = TextFields::new();
 
 /// One row of a bundle being encoded: a record, its role, and for a competitor row the
 /// fields it keeps ([`competitor_fields`]).
@@ -212,32 +217,28 @@ pub struct Member<'a> {
     pub role: Role,
     pub record: &'a Record,
     /// Read only when `role` is [`Role::Competitor`].
-    pub competitor_fields: &'a [u32],
+    pub competitor_fields: &'a TextFields,
 }
 
 impl<'a> Member<'a> {
-    /// The text fields the row carries: all of them, or a competitor's kept ones.
-    fn fields(&self) -> impl Iterator<Item = TextField<'a>> + use<'a> {
-        let record = self.record;
-        let (all, picked): (usize, &[u32]) = match self.role {
-            Role::Competitor => (0, self.competitor_fields),
-            _ => (record.fields.len(), &[]),
-        };
-        (0..all)
-            .chain(picked.iter().map(|i| *i as usize))
-            .map(move |i| record.fields.get(i))
+    /// The text fields the row carries: all of its record's, or a competitor's kept ones.
+    fn carried(&self) -> &'a TextFields {
+        match self.role {
+            Role::Competitor => self.competitor_fields,
+            _ => &self.record.fields,
+        }
     }
 
-    /// How many text fields the row carries, and their locators' and texts' bytes; a
-    /// row that carries every field is sized from its record's buffers, without a walk.
+    /// The text fields the row carries, one by one.
+    #[cfg(test)]
+    fn fields(&self) -> impl Iterator<Item = TextField<'a>> + use<'a> {
+        self.carried().iter()
+    }
+
+    /// How many text fields the row carries, and their locators' and texts' bytes.
     fn field_sizes(&self) -> (usize, usize, usize) {
-        let fields = &self.record.fields;
-        match self.role {
-            Role::Competitor => self.fields().fold((0, 0, 0), |(n, l, t), tf| {
-                (n + 1, l + tf.locator.len(), t + tf.text.len())
-            }),
-            _ => (fields.len(), fields.locators().len(), fields.texts().len()),
-        }
+        let fields = self.carried();
+        (fields.len(), fields.locators().len(), fields.texts().len())
     }
 
     /// The raw bytes the row carries: none for a competitor.
@@ -525,12 +526,6 @@ impl TextColumn {
         })
     }
 
-    fn push(&mut self, s: &str) -> Result<(), ArrowError> {
-        self.values.extend_from_slice(s.as_bytes());
-        self.offsets.push(Self::offset(self.values.len())?);
-        Ok(())
-    }
-
     /// Appends a record's buffer whole, with one offset per field: where each field
     /// ends in `all`.
     fn push_all(&mut self, all: &str, ends: impl Iterator<Item = usize>) -> Result<(), ArrowError> {
@@ -575,35 +570,20 @@ fn fields_array(rows: &[Member], only: Option<FieldLeaf>) -> Result<ListArray, A
     list_offsets.push(0i32);
     let mut fields_so_far = 0usize;
     for m in rows {
-        if m.role == Role::Competitor {
-            for tf in m.fields() {
-                if let Some(locators) = &mut locators {
-                    locators.push(&tf.locator)?;
-                }
-                if let Some(texts) = &mut texts {
-                    texts.push(&tf.text)?;
-                }
-                if let Some(kinds) = &mut kinds {
-                    kinds.append_value(tf.kind);
-                }
-                fields_so_far += 1;
-            }
-        } else {
-            let fields = &m.record.fields;
-            let ends = fields.ends();
-            if let Some(locators) = &mut locators {
-                locators.push_all(fields.locators(), ends.iter().map(|e| e.0))?;
-            }
-            if let Some(texts) = &mut texts {
-                texts.push_all(fields.texts(), ends.iter().map(|e| e.1))?;
-            }
-            if let Some(kinds) = &mut kinds {
-                for e in ends {
-                    kinds.append_value(e.2);
-                }
-            }
-            fields_so_far += ends.len();
+        let fields = m.carried();
+        let ends = fields.ends();
+        if let Some(locators) = &mut locators {
+            locators.push_all(fields.locators(), ends.iter().map(|e| e.0))?;
         }
+        if let Some(texts) = &mut texts {
+            texts.push_all(fields.texts(), ends.iter().map(|e| e.1))?;
+        }
+        if let Some(kinds) = &mut kinds {
+            for e in ends {
+                kinds.append_value(e.2);
+            }
+        }
+        fields_so_far += ends.len();
         list_offsets.push(TextColumn::offset(fields_so_far)?);
     }
     let text_or_empty = |built: Option<TextColumn>| {
@@ -826,17 +806,17 @@ mod tests {
     }
 
     /// Each competitor's kept fields, as a snapshot finds them (none for other roles).
-    fn kept_fields(members: &[(Role, &Record)]) -> Vec<Vec<u32>> {
+    fn kept_fields(members: &[(Role, &Record)]) -> Vec<TextFields> {
         members
             .iter()
             .map(|(role, r)| match role {
                 Role::Competitor => competitor_fields(r),
-                _ => Vec::new(),
+                _ => TextFields::new(),
             })
             .collect()
     }
 
-    fn member_rows<'a>(members: &[(Role, &'a Record)], kept: &'a [Vec<u32>]) -> Vec<Member<'a>> {
+    fn member_rows<'a>(members: &[(Role, &'a Record)], kept: &'a [TextFields]) -> Vec<Member<'a>> {
         members
             .iter()
             .zip(kept)
@@ -884,7 +864,7 @@ mod tests {
             .map(|record| Member {
                 role: Role::Source,
                 record,
-                competitor_fields: &[],
+                competitor_fields: &NO_FIELDS,
             })
             .collect();
         let batch = to_batch("*", &rows).unwrap();
@@ -965,8 +945,8 @@ mod tests {
         ];
         let kept = kept_fields(&members);
         assert_eq!(
-            kept[2],
-            vec![0, 2],
+            kept[2].iter().collect::<Vec<_>>(),
+            vec![full.fields.get(0), full.fields.get(2)],
             "the competitor row keeps set_id and openfda"
         );
         let rows = member_rows(&members, &kept);

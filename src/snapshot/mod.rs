@@ -25,7 +25,7 @@ use crate::snapshot::import::Imported;
 use std::collections::BTreeMap;
 
 use crate::domain::Portfolio;
-use crate::domain::{Family, FamilyStatus, Hash256};
+use crate::domain::{Family, FamilyStatus, Fields, Hash256};
 use crate::lake::manifest::FetchFailure;
 use crate::lake::tables;
 
@@ -128,7 +128,7 @@ pub fn build(
         }
         seen
     };
-    let competitor_fields: Vec<Vec<u32>> = imported
+    let competitor_fields: Vec<Fields> = imported
         .records
         .par_iter()
         .zip(&is_competitor)
@@ -136,7 +136,7 @@ pub fn build(
             if *competitor {
                 bundle::competitor_fields(r)
             } else {
-                Vec::new()
+                Fields::new()
             }
         })
         .collect();
@@ -179,7 +179,7 @@ pub fn build(
                 .map(|record| bundle::Member {
                     role: resolve::Role::Source,
                     record,
-                    competitor_fields: &[],
+                    competitor_fields: &bundle::NO_FIELDS,
                 })
                 .collect();
             let out = encode(bundle::SOURCES, all);
