@@ -206,8 +206,8 @@ pub fn competitor_fields(record: &Record) -> TextFields {
     out
 }
 
-/// Text fields for a row that carries none of its own (a sources row's
-/// `competitor_fields`, never read).
+/// The `competitor_fields` of a row that is not a competitor's (a sources row's): no
+/// fields, and never read.
 pub static NO_FIELDS: TextFields = TextFields::new();
 
 /// One row of a bundle being encoded: a record, its role, and for a competitor row the
