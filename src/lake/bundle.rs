@@ -547,9 +547,9 @@ impl TextColumn {
     }
 }
 
-/// The `fields` column of `rows`: a row that carries every field of its record copies
-/// the record's locator and text buffers whole, one copy each, and takes its offsets
-/// from the record's ends; a competitor row copies its kept fields one by one. The
+/// The `fields` column of `rows`: each row copies the locator and text buffers of the
+/// fields it carries (its record's, or a competitor's packed kept ones) whole, one copy
+/// each, and takes its offsets from their ends. The
 /// arrays are those a list builder makes field by field (no null buffers), so the
 /// bundle's bytes are the same. With `only`, the other two leaves are left empty (a
 /// string of no bytes per field): the list's offsets, and so the leaf's levels, are the
