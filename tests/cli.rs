@@ -22,6 +22,50 @@ fn real_portfolio_parses() {
     assert_eq!(dupi.sponsor_cik.as_deref(), Some("0000872589"));
 }
 
+/// Imports `import` for `portfolio` and checks that every record's text fields are
+/// read back from its raw bytes alone, as a bundle's reader reads them; the number of
+/// records checked.
+fn fields_read_back(portfolio: &Path, import: &Path) -> usize {
+    let p = dossier::domain::Portfolio::load(portfolio).unwrap();
+    let imported = dossier::snapshot::import::import_dir(import, &p).unwrap();
+    for r in &imported.records {
+        let back = dossier::snapshot::text::fields_of(r.media_type, &r.raw)
+            .unwrap_or_else(|e| panic!("{} {}: {e}", r.family.as_str(), r.record_key));
+        assert!(
+            back == r.fields,
+            "{} {}: {} fields read back, {} imported",
+            r.family.as_str(),
+            r.record_key,
+            back.len(),
+            r.fields.len()
+        );
+    }
+    imported.records.len()
+}
+
+#[test]
+fn every_record_s_fields_are_read_back_from_its_raw_bytes() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let n = fields_read_back(&fixtures.join("portfolio.toml"), &fixtures.join("import"));
+    assert!(n > 10, "{n} fixture records");
+    let dir = tempfile::tempdir().unwrap();
+    let opts = dossier_testkit::synthetic::Options {
+        assets: 24,
+        cross_family: true,
+        revisions: true,
+        ..Default::default()
+    };
+    dossier_testkit::synthetic::write_corpus(dir.path(), &opts).unwrap();
+    let n = fields_read_back(
+        &dir.path().join("portfolio.toml"),
+        &dir.path().join("import"),
+    );
+    assert!(n > 24, "{n} synthetic records");
+    let Some(real) = real_sources() else { return };
+    let n = fields_read_back(&real.join("portfolio.toml"), &real_import(&real));
+    assert!(n > 20, "{n} real records");
+}
+
 #[test]
 fn real_corpus_imports_with_the_expected_records_and_statuses() {
     let Some(real) = real_sources() else { return };

@@ -8,6 +8,8 @@ pub mod json;
 pub mod plain;
 pub mod xml;
 
+use crate::domain::Fields;
+
 #[derive(Debug, thiserror::Error)]
 pub enum TextError {
     #[error("malformed JSON at line {line} column {column}: {message}")]
@@ -22,6 +24,8 @@ pub enum TextError {
     Utf8 { position: usize },
     #[error("malformed CSV: {message}")]
     Csv { message: String },
+    #[error("no text fields are read from media type {0:?}")]
+    MediaType(String),
 }
 
 impl TextError {
@@ -32,4 +36,38 @@ impl TextError {
             message: crate::domain::one_line(&e.to_string()),
         }
     }
+}
+
+/// The text fields of a record's raw bytes, read as its media type says: exactly the
+/// fields its import gave it (every family's parser reads a record's fields from its
+/// own raw bytes this way). A bundle stores a record's raw bytes and not these, so
+/// every reader of a bundle gets them from here.
+pub fn fields_of(media_type: &str, raw: &[u8]) -> Result<Fields, TextError> {
+    let utf8 = || {
+        std::str::from_utf8(raw).map_err(|e| TextError::Utf8 {
+            position: e.valid_up_to(),
+        })
+    };
+    Ok(match media_type {
+        "application/json" => match json::leaves_streamed(raw, &[], &mut |_, _, _| {}) {
+            Ok(Some(s)) => s.fields,
+            // a repeated key: the tree decides which value is the leaf
+            Ok(None) => {
+                let tree: serde_json::Value =
+                    serde_json::from_slice(raw).map_err(|e| TextError::json(&e))?;
+                let mut fields = Fields::new();
+                json::leaves(&tree, "", &mut fields);
+                fields
+            }
+            Err(e) => return Err(TextError::json(&e)),
+        },
+        "application/xml" => xml::leaves(raw)?
+            .into_iter()
+            .map(xml::XmlLeaf::into_field)
+            .collect(),
+        "text/html" => Fields::from(html::leaves(utf8()?).1),
+        "text/plain" => Fields::from(plain::passages(utf8()?)),
+        "text/csv" => Fields::from(plain::csv_cells(raw)?.1),
+        other => return Err(TextError::MediaType(other.to_string())),
+    })
 }
