@@ -200,7 +200,7 @@ pub async fn register_bundles(
         batches
             .extend(snapshot::read_bundle(lake, &entry.bundle, &format!("asset {asset}")).await?);
     }
-    let fields = bundle::text_field_rows(&bundle::rows(&batches))?;
+    let fields = bundle::text_field_rows(&bundle::rows(&batches)?)?;
     let records: Vec<RecordBatch> = batches
         .iter()
         .map(|b| with_snapshot_column(&id.to_string(), b, &["fields"]))

@@ -1,5 +1,8 @@
 //! Bundle encoding: one asset's records (its own and its competitors') as one Parquet
-//! file, a row per record with its exact raw bytes and its text fields. The encoding is
+//! file, a row per record with its exact raw bytes. A record's text fields are not
+//! stored beside its raw bytes: they are a pure function of them ([`fields_of`]), and
+//! every reader gets them from there ([`rows`]). A competitor row stores no raw bytes and
+//! the few fields it keeps ([`competitor_fields`]). The encoding is
 //! deterministic (fixed row order, fixed writer properties, no timestamps), so equal
 //! content gives equal bytes and so an equal content address. Pure; no I/O.
 
@@ -25,6 +28,7 @@ use rayon::prelude::*;
 
 use crate::domain::{Field as TextField, Fields as TextFields, Record};
 use crate::snapshot::resolve::Role;
+use crate::snapshot::text::fields_of;
 
 #[derive(Debug, thiserror::Error)]
 pub enum BundleError {
@@ -42,7 +46,8 @@ pub enum BundleError {
     },
 }
 
-/// Columns of a bundle row, in order. `fields` is a list of (locator, kind, text).
+/// Columns of a bundle row, in order. `fields` is a list of (locator, kind, text): a
+/// competitor row's kept fields, and empty for every other row.
 pub const COLUMNS: [&str; 14] = [
     "asset_id",
     "role",
@@ -206,8 +211,8 @@ pub fn competitor_fields(record: &Record) -> TextFields {
     out
 }
 
-/// The `competitor_fields` of a row that is not a competitor's (a sources row's): no
-/// fields, and never read.
+/// The `competitor_fields` of a row that is not a competitor's: no fields, and never
+/// read.
 pub static NO_FIELDS: TextFields = TextFields::new();
 
 /// One row of a bundle being encoded: a record, its role, and for a competitor row the
@@ -221,21 +226,22 @@ pub struct Member<'a> {
 }
 
 impl<'a> Member<'a> {
-    /// The text fields the row carries: all of its record's, or a competitor's kept ones.
+    /// The text fields the row stores: a competitor's kept ones, and none for a row with
+    /// raw bytes, whose readers read its fields from them.
     fn carried(&self) -> &'a TextFields {
         match self.role {
             Role::Competitor => self.competitor_fields,
-            _ => &self.record.fields,
+            _ => &NO_FIELDS,
         }
     }
 
-    /// The text fields the row carries, one by one.
+    /// The text fields the row stores, one by one.
     #[cfg(test)]
     fn fields(&self) -> impl Iterator<Item = TextField<'a>> + use<'a> {
         self.carried().iter()
     }
 
-    /// How many text fields the row carries, and their locators' and texts' bytes.
+    /// How many text fields the row stores, and their locators' and texts' bytes.
     fn field_sizes(&self) -> (usize, usize, usize) {
         let fields = self.carried();
         (fields.len(), fields.locators().len(), fields.texts().len())
@@ -252,9 +258,9 @@ impl<'a> Member<'a> {
 }
 
 /// Encodes one asset's members. Rows are ordered subject first, then by family, key
-/// and content hash, whatever order `rows` came in. Competitor rows carry their kept
+/// and content hash, whatever order `rows` came in. Competitor rows store their kept
 /// fields ([`competitor_fields`]) and no raw bytes (`raw` empty, `raw_bytes` still the
-/// record's full length); subject and source rows carry everything.
+/// record's full length); subject and source rows store their raw bytes and no fields.
 pub fn encode(asset_id: &str, mut rows: Vec<Member>) -> Result<Vec<u8>, BundleError> {
     rows.sort_by(|a, b| {
         let (ra, rb) = (a.record, b.record);
@@ -626,16 +632,20 @@ const KIND_BYTES: usize = 9;
 /// Decodes a bundle's batches (already hash-verified by the lake).
 pub fn decode(bytes: Bytes, what: &str) -> Result<Vec<RecordBatch>, BundleError> {
     let mut out = Vec::new();
-    decode_each(bytes, what, |b| out.push(b))?;
+    decode_each(bytes, what, |b| {
+        out.push(b);
+        Ok(())
+    })?;
     Ok(out)
 }
 
 /// Decodes a bundle one batch at a time, handing each to `each`, so a caller that keeps
-/// less than the batches (the evidence index) never holds the whole decoded bundle.
+/// less than the batches (the evidence index) never holds the whole decoded bundle. The
+/// first error `each` returns ends the decoding.
 pub fn decode_each(
     bytes: Bytes,
     what: &str,
-    mut each: impl FnMut(RecordBatch),
+    mut each: impl FnMut(RecordBatch) -> Result<(), BundleError>,
 ) -> Result<(), BundleError> {
     let dec_err = |e: Box<dyn std::error::Error + Send + Sync>| BundleError::Decode {
         what: what.to_string(),
@@ -649,7 +659,7 @@ pub fn decode_each(
         .build()
         .map_err(|e| dec_err(Box::new(e)))?;
     for b in reader {
-        each(b.map_err(|e| dec_err(Box::new(e)))?);
+        each(b.map_err(|e| dec_err(Box::new(e)))?)?;
     }
     Ok(())
 }
@@ -670,8 +680,12 @@ pub struct Row {
     pub fields: Vec<(String, String, String)>,
 }
 
-/// Every row of bundle batches. Batches without the bundle columns are skipped.
-pub fn rows(batches: &[RecordBatch]) -> Vec<Row> {
+/// Every row of bundle batches, with its text fields: a competitor row's as stored,
+/// every other row's read from its raw bytes ([`fields_of`]). A bundle written before
+/// fields were left out stores them for every row, and they are taken as stored.
+/// Batches without the bundle columns are skipped. Raw bytes that do not read as their
+/// media type says are an error naming the record.
+pub fn rows(batches: &[RecordBatch]) -> Result<Vec<Row>, BundleError> {
     let mut out = Vec::new();
     for b in batches {
         let s = |n: &str| {
@@ -695,42 +709,63 @@ pub fn rows(batches: &[RecordBatch]) -> Vec<Row> {
         ) else {
             continue;
         };
-        let (Some(raw), Some(list)) = (raw, list) else {
+        let (Some(media), Some(raw), Some(list)) = (s("media_type"), raw, list) else {
             continue;
         };
-        for row in 0..b.num_rows() {
-            let items = list.value(row);
-            let Some(st) = items.as_any().downcast_ref::<StructArray>() else {
-                continue;
-            };
-            let part = |i: usize| st.column(i).as_any().downcast_ref::<StringArray>().cloned();
-            let (Some(loc), Some(kind), Some(text)) = (part(0), part(1), part(2)) else {
-                continue;
-            };
-            let fields = (0..st.len())
-                .map(|j| {
-                    (
-                        loc.value(j).to_string(),
-                        kind.value(j).to_string(),
-                        text.value(j).to_string(),
-                    )
-                })
-                .collect();
-            let raw = raw.value(row).to_vec();
-            out.push(Row {
-                asset_id: asset.value(row).to_string(),
-                role: role.value(row).to_string(),
-                source_id: sid.value(row).to_string(),
-                family: fam.value(row).to_string(),
-                record_key: key.value(row).to_string(),
-                url: url.value(row).to_string(),
-                cutoff_date: (!cut.is_null(row)).then(|| cut.value(row).to_string()),
-                raw,
-                fields,
-            });
-        }
+        // reading fields from raw bytes is most of the work: rows side by side
+        let read: Vec<Option<Row>> = (0..b.num_rows())
+            .into_par_iter()
+            .map(|row| {
+                let items = list.value(row);
+                let Some(st) = items.as_any().downcast_ref::<StructArray>() else {
+                    return Ok(None);
+                };
+                let part = |i: usize| st.column(i).as_any().downcast_ref::<StringArray>().cloned();
+                let (Some(loc), Some(kind), Some(text)) = (part(0), part(1), part(2)) else {
+                    return Ok(None);
+                };
+                let fields = if st.is_empty() && role.value(row) != Role::Competitor.as_str() {
+                    fields_of(media.value(row), raw.value(row))
+                        .map_err(|e| BundleError::Decode {
+                            what: format!("the text fields of {}", sid.value(row)),
+                            source: Box::new(e),
+                        })?
+                        .iter()
+                        .map(|f| {
+                            (
+                                f.locator.to_string(),
+                                f.kind.to_string(),
+                                f.text.to_string(),
+                            )
+                        })
+                        .collect()
+                } else {
+                    (0..st.len())
+                        .map(|j| {
+                            (
+                                loc.value(j).to_string(),
+                                kind.value(j).to_string(),
+                                text.value(j).to_string(),
+                            )
+                        })
+                        .collect()
+                };
+                Ok(Some(Row {
+                    asset_id: asset.value(row).to_string(),
+                    role: role.value(row).to_string(),
+                    source_id: sid.value(row).to_string(),
+                    family: fam.value(row).to_string(),
+                    record_key: key.value(row).to_string(),
+                    url: url.value(row).to_string(),
+                    cutoff_date: (!cut.is_null(row)).then(|| cut.value(row).to_string()),
+                    raw: raw.value(row).to_vec(),
+                    fields,
+                }))
+            })
+            .collect::<Result<_, BundleError>>()?;
+        out.extend(read.into_iter().flatten());
     }
-    out
+    Ok(out)
 }
 
 /// Flattens bundle rows into the `text_fields` shape:
@@ -776,8 +811,12 @@ mod tests {
     use datafusion::arrow::array::{ListBuilder, StructBuilder};
     use proptest::prelude::*;
 
+    /// A record whose fields are those of its raw bytes, as an import gives them.
     fn record(key: &str, text: &str) -> Record {
-        let raw = format!("{{\"k\":\"{key}\",\"t\":{text:?}}}").into_bytes();
+        let raw = serde_json::json!({"k": key, "t": text})
+            .to_string()
+            .into_bytes();
+        let fields = fields_of("application/json", &raw).unwrap();
         Record {
             family: Family::Ctgov,
             record_key: key.to_string(),
@@ -788,12 +827,7 @@ mod tests {
             media_type: "application/json",
             content_sha256: sha256_hex(&raw),
             raw: raw.into(),
-            fields: vec![TextField {
-                locator: "/t".into(),
-                kind: "string",
-                text: text.to_string(),
-            }]
-            .into(),
+            fields,
             facets: Facets::default(),
         }
     }
@@ -908,8 +942,8 @@ mod tests {
     }
 
     /// The `fields` column made from the records' buffers is the column a list builder
-    /// makes field by field: for rows with every field, rows with none, and competitor
-    /// rows with some or none of theirs kept.
+    /// makes field by field: competitor rows with some or none of their fields kept, and
+    /// no fields stored for subject and source rows.
     #[test]
     fn the_fields_column_is_the_one_built_field_by_field() {
         let label = |key: &str, fields: &[(&str, &'static str, &str)]| {
@@ -972,30 +1006,60 @@ mod tests {
         }
         let built = builder.finish();
         let made = fields_array(&rows, None).unwrap();
-        assert_eq!(made.value_offsets(), &[0, 4, 4, 6, 6, 7]);
+        assert_eq!(made.value_offsets(), &[0, 0, 0, 2, 2, 2]);
         assert_eq!(made.value_offsets(), built.value_offsets());
         assert_eq!(made.values().to_data(), built.values().to_data());
         assert!(made.nulls().is_none() && made.values().nulls().is_none());
     }
 
     fn rows_of(bytes: Vec<u8>) -> Vec<Row> {
-        rows(&decode(Bytes::from(bytes), "test").unwrap())
+        rows(&decode(Bytes::from(bytes), "test").unwrap()).unwrap()
     }
 
+    /// A subject row reads back its raw bytes and, from them, every field of its
+    /// record; a competitor row reads back the fields it keeps.
     #[test]
     fn round_trip_keeps_raw_bytes_and_fields() {
         let r = record("NCT00000001", "HR 0.45 ≥ 18");
-        let bytes = encode_pairs("a", &[(Role::Subject, &r)]);
+        let mut label = record("L1", "");
+        label.family = Family::FdaLabel;
+        label.fields = [("/set_id", "s-1"), ("/warnings/0", "not kept")]
+            .into_iter()
+            .map(|(locator, text)| TextField {
+                locator: locator.into(),
+                kind: "string",
+                text: text.into(),
+            })
+            .collect();
+        let bytes = encode_pairs("a", &[(Role::Subject, &r), (Role::Competitor, &label)]);
         let batches = decode(Bytes::from(bytes), "test").unwrap();
         assert_eq!(raw_column(&batches[0]).unwrap().value(0), &r.raw[..]);
-        let tf = text_field_rows(&rows(&batches)).unwrap();
-        let text = tf
-            .column_by_name("text")
-            .unwrap()
-            .as_any()
-            .downcast_ref::<StringArray>()
-            .unwrap();
-        assert_eq!(text.value(0), "HR 0.45 ≥ 18");
+        let read = rows(&batches).unwrap();
+        let triples = |fields: &TextFields| -> Vec<(String, String, String)> {
+            fields
+                .iter()
+                .map(|f| (f.locator.into(), f.kind.into(), f.text.into()))
+                .collect()
+        };
+        assert_eq!(read[0].fields, triples(&r.fields));
+        assert!(read[0].fields.iter().any(|f| f.2 == "HR 0.45 ≥ 18"));
+        assert_eq!(read[1].fields, triples(&competitor_fields(&label)));
+        assert_eq!(read[1].fields.len(), 1);
+        let tf = text_field_rows(&read).unwrap();
+        assert_eq!(tf.num_rows(), r.fields.len() + 1);
         assert!(decode(Bytes::from_static(b"not parquet"), "junk").is_err());
+    }
+
+    /// Raw bytes that no longer read as their media type says are an error naming the
+    /// record, not a row without fields.
+    #[test]
+    fn raw_bytes_that_do_not_read_are_an_error() {
+        let mut r = record("NCT00000002", "x");
+        r.media_type = "application/xml";
+        let bytes = encode_pairs("a", &[(Role::Subject, &r)]);
+        let batches = decode(Bytes::from(bytes), "test").unwrap();
+        let err = rows(&batches).unwrap_err();
+        let shown = format!("{err}: {}", std::error::Error::source(&err).unwrap());
+        assert!(shown.contains(&r.source_id()), "{shown}");
     }
 }

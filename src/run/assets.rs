@@ -172,7 +172,7 @@ impl Step<'_> {
         let (asset_id, run_id, book) = (asset.clone(), p.run_id.clone(), p.book.clone());
         let handle = tokio::runtime::Handle::current();
         let r = crate::blocking(move || {
-            let rows = bundle::rows(&batches);
+            let rows = bundle::rows(&batches)?;
             let llm_fn = |input: &Input<'_>, out: &Output| match &client {
                 Some(c) => c.claims(input, out, &handle),
                 None => Ok((vec![], 0, 0)),

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use datafusion::arrow::array::RecordBatch;
 
-use crate::lake::bundle::Row;
+use crate::lake::bundle::{BundleError, Row};
 
 use crate::domain::Family;
 
@@ -205,10 +205,11 @@ impl Evidence {
     }
 
     /// Adds the records of one batch of a sources object (bundle schema), whole.
-    pub fn add_batch(&mut self, batch: &RecordBatch) {
-        for row in crate::lake::bundle::rows(std::slice::from_ref(batch)) {
+    pub fn add_batch(&mut self, batch: &RecordBatch) -> Result<(), BundleError> {
+        for row in crate::lake::bundle::rows(std::slice::from_ref(batch))? {
             self.add_row(row);
         }
+        Ok(())
     }
 
     fn add_row(&mut self, row: Row) {

@@ -88,8 +88,8 @@ pub async fn scopes(
     let mut out = HashMap::new();
     while let Some(chunk) = chunks.next().await {
         let chunk = chunk.into_iter().collect::<Result<Vec<_>, Error>>()?;
-        out.par_extend(chunk.into_par_iter().map(|(id, entry, asset, batches)| {
-            let rows = bundle::rows(&batches);
+        let scopes = chunk.into_par_iter().map(|(id, entry, asset, batches)| {
+            let rows = bundle::rows(&batches)?;
             let families: BTreeMap<_, _> =
                 entry.families.iter().map(|(f, o)| (*f, o.status)).collect();
             let claims = reason::extractive(&Input::new(asset, &families, &rows)).claims;
@@ -102,8 +102,9 @@ pub async fn scopes(
                     // as in a run: a number read from text is no structured place
                     .filter(|(c, s)| !crate::run::gates::text_arm_level(c, s)),
             );
-            (id.clone(), scope)
-        }));
+            Ok::<_, Error>((id.clone(), scope))
+        });
+        out.extend(scopes.collect::<Result<Vec<_>, Error>>()?);
     }
     Ok(out)
 }

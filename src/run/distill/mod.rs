@@ -51,7 +51,7 @@ pub fn distill_bundle(
     budget: usize,
     dump: Option<&Path>,
 ) -> Result<(Vec<Distilled>, AssetStats), Error> {
-    let rows = bundle::rows(batches);
+    let rows = bundle::rows(batches)?;
     let all: Vec<Span> = rows
         .iter()
         .flat_map(|r| spans::spans_of(&r.source_id, &r.url, &r.fields))
