@@ -1050,6 +1050,38 @@ mod tests {
         assert!(decode(Bytes::from_static(b"not parquet"), "junk").is_err());
     }
 
+    /// A bundle written before fields were left out stores every row's fields: a reader
+    /// takes a subject row's stored fields as they are, and does not read its raw bytes.
+    #[test]
+    fn stored_fields_of_an_older_bundle_are_read_as_stored() {
+        let r = record("NCT00000003", "from raw");
+        let stored: TextFields = [TextField {
+            locator: "/stored".into(),
+            kind: "string",
+            text: "as stored".into(),
+        }]
+        .into_iter()
+        .collect();
+        // the row as an older writer wrote it: a subject row with raw bytes and fields
+        let row = [Member {
+            role: Role::Competitor,
+            record: &r,
+            competitor_fields: &stored,
+        }];
+        let batch = to_batch("a", &row).unwrap();
+        let mut columns = batch.columns().to_vec();
+        let at = |name: &str| batch.schema().index_of(name).unwrap();
+        columns[at("role")] = Arc::new(StringArray::from(vec!["subject"]));
+        columns[at("raw")] = Arc::new(BinaryArray::from(vec![&r.raw[..]]));
+        let older = RecordBatch::try_new(batch.schema(), columns).unwrap();
+        let read = rows(&[older]).unwrap();
+        assert_eq!(
+            read[0].fields,
+            vec![("/stored".into(), "string".into(), "as stored".into())]
+        );
+        assert_eq!(read[0].raw, &r.raw[..]);
+    }
+
     /// Raw bytes that no longer read as their media type says are an error naming the
     /// record, not a row without fields.
     #[test]
