@@ -110,7 +110,7 @@ impl BlobSink {
 /// manifest points at, and a rerun puts the same keys again).
 pub fn build(
     portfolio: &Portfolio,
-    imported: &Imported,
+    imported: &mut Imported,
     mode: &str,
     sink: &BlobSink,
 ) -> Result<SnapshotManifest, Error> {
@@ -140,6 +140,14 @@ pub fn build(
             }
         })
         .collect();
+    // Nothing reads a record's fields after this (a bundle stores its raw bytes, and a
+    // competitor row the fields just kept): freed now, their memory serves the encoders
+    // instead of fresh pages.
+    imported
+        .records
+        .par_iter_mut()
+        .for_each(|r| r.fields = Fields::new());
+    let imported = &*imported;
     let encode = |asset: &str, members: Vec<bundle::Member>| {
         let blob = Blob::of(bundle::encode(asset, members)?);
         sink.put(blob)
@@ -276,7 +284,7 @@ pub async fn snapshot_import(
         let mut imported = import::import_dir(&dir_c, &portfolio_c)?;
         let read_parse = t.elapsed().as_secs_f64();
         let n_records = imported.records.len();
-        let manifest = build(&portfolio_c, &imported, "import", &sink)?;
+        let manifest = build(&portfolio_c, &mut imported, "import", &sink)?;
         // Every record is freed on the pool while the tables and the manifest are
         // written: at 500 synthetic assets that is 2,167 records and their fields.
         let records = std::mem::take(&mut imported.records);

@@ -1068,8 +1068,8 @@ pub async fn snapshot_live(
         for (rel, fam, p) in parsed {
             ok.push((rel, fam, p?));
         }
-        let imported = import::assemble(ok, raw_bytes, n_files);
-        let mut manifest = snapshot::build(&portfolio_c, &imported, "live", &sink)?;
+        let mut imported = import::assemble(ok, raw_bytes, n_files);
+        let mut manifest = snapshot::build(&portfolio_c, &mut imported, "live", &sink)?;
         say_what_was_not_got(&mut manifest, &failures, &capped, &cfg_skip);
         manifest.capped_searches = capped;
         Ok((imported, manifest))
