@@ -107,7 +107,8 @@ impl BlobSink {
 
 /// Builds every bundle, hands each to `sink` as it is encoded, and returns the manifest
 /// (the manifest is written after, by [`write`]: a crash before it leaves objects no
-/// manifest points at, and a rerun puts the same keys again).
+/// manifest points at, and a rerun puts the same keys again). It empties every record's
+/// text fields once the competitor rows have kept theirs.
 pub fn build(
     portfolio: &Portfolio,
     imported: &mut Imported,
@@ -286,7 +287,7 @@ pub async fn snapshot_import(
         let n_records = imported.records.len();
         let manifest = build(&portfolio_c, &mut imported, "import", &sink)?;
         // Every record is freed on the pool while the tables and the manifest are
-        // written: at 500 synthetic assets that is 2,167 records and their fields.
+        // written: at 500 synthetic assets that is 2,167 records and their raw bytes.
         let records = std::mem::take(&mut imported.records);
         rayon::spawn(move || drop(records));
         tracing::debug!(
