@@ -162,11 +162,7 @@ impl ImportFile {
     }
 
     pub(crate) fn utf8(&self) -> Result<&str, ImportError> {
-        std::str::from_utf8(&self.bytes).map_err(|e| {
-            self.text_err(TextError::Utf8 {
-                position: e.valid_up_to(),
-            })
-        })
+        std::str::from_utf8(&self.bytes).map_err(|e| self.text_err(TextError::utf8(&e)))
     }
 
     pub(crate) fn meta_url(&self) -> Option<&str> {

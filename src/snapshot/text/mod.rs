@@ -29,6 +29,12 @@ pub enum TextError {
 }
 
 impl TextError {
+    pub fn utf8(e: &std::str::Utf8Error) -> TextError {
+        TextError::Utf8 {
+            position: e.valid_up_to(),
+        }
+    }
+
     pub fn json(e: &serde_json::Error) -> TextError {
         TextError::Json {
             line: e.line(),
@@ -43,11 +49,7 @@ impl TextError {
 /// own raw bytes this way). A bundle stores a record's raw bytes and not these, so
 /// every reader of a bundle gets them from here.
 pub fn fields_of(media_type: &str, raw: &[u8]) -> Result<Fields, TextError> {
-    let utf8 = || {
-        std::str::from_utf8(raw).map_err(|e| TextError::Utf8 {
-            position: e.valid_up_to(),
-        })
-    };
+    let utf8 = || std::str::from_utf8(raw).map_err(|e| TextError::utf8(&e));
     Ok(match media_type {
         "application/json" => match json::leaves_streamed(raw, &[], &mut |_, _, _| {}) {
             Ok(Some(s)) => s.fields,
