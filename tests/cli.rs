@@ -23,12 +23,16 @@ fn real_portfolio_parses() {
 }
 
 /// Imports `import` for `portfolio` and checks that every record's text fields are
-/// read back from its raw bytes alone, as a bundle's reader reads them; the number of
-/// records checked.
+/// read back from its raw bytes alone, as a bundle's reader reads them; and that a
+/// snapshot's import, which keeps only the fields it reads, gives the same records
+/// with those of the fields. The number of records checked.
 fn fields_read_back(portfolio: &Path, import: &Path) -> usize {
+    use dossier::snapshot::import::{Texts, import_dir, import_dir_with};
     let p = dossier::domain::Portfolio::load(portfolio).unwrap();
-    let imported = dossier::snapshot::import::import_dir(import, &p).unwrap();
-    for r in &imported.records {
+    let all = import_dir_with(import, &p, Texts::All).unwrap();
+    let snapshot = import_dir(import, &p).unwrap();
+    assert_eq!(all.records.len(), snapshot.records.len());
+    for (r, s) in all.records.iter().zip(&snapshot.records) {
         let back = dossier::snapshot::text::fields_of(r.media_type, &r.raw)
             .unwrap_or_else(|e| panic!("{} {}: {e}", r.family.as_str(), r.record_key));
         assert!(
@@ -39,8 +43,31 @@ fn fields_read_back(portfolio: &Path, import: &Path) -> usize {
             back.len(),
             r.fields.len()
         );
+        let wanted = Texts::Snapshot.of(r.family);
+        let kept: dossier::domain::Fields = back
+            .iter()
+            .filter(|f| wanted.takes(f.locator))
+            .map(|f| dossier::domain::TextField {
+                locator: f.locator.to_string(),
+                kind: f.kind,
+                text: f.text.to_string(),
+            })
+            .collect();
+        assert!(
+            kept == s.fields,
+            "{} {}: {} fields wanted, {} kept",
+            r.family.as_str(),
+            r.record_key,
+            kept.len(),
+            s.fields.len()
+        );
+        let rest = dossier::domain::Record {
+            fields: s.fields.clone(),
+            ..r.clone()
+        };
+        assert!(rest == *s, "{} {}", r.family.as_str(), r.record_key);
     }
-    imported.records.len()
+    all.records.len()
 }
 
 #[test]

@@ -28,7 +28,7 @@ use rayon::prelude::*;
 
 use crate::domain::{Field as TextField, Fields as TextFields, Record};
 use crate::snapshot::resolve::Role;
-use crate::snapshot::text::fields_of;
+use crate::snapshot::text::{Wanted, fields_of};
 
 #[derive(Debug, thiserror::Error)]
 pub enum BundleError {
@@ -180,7 +180,7 @@ fn writer_props(large: Compression) -> WriterProperties {
 /// enough for the competitors section. The full record is in the snapshot's `sources`
 /// object; copying every competitor label whole into every bundle of its class would
 /// make bundles grow with the square of the portfolio.
-const COMPETITOR_KEEP: [&str; 9] = [
+pub const COMPETITOR_KEEP: [&str; 9] = [
     "/set_id",
     "/effective_time",
     "/openfda/",
@@ -193,9 +193,7 @@ const COMPETITOR_KEEP: [&str; 9] = [
 ];
 
 fn kept(tf: &TextField) -> bool {
-    COMPETITOR_KEEP
-        .iter()
-        .any(|p| tf.locator.starts_with(p) || tf.locator == p.trim_end_matches('/'))
+    Wanted::Under(&COMPETITOR_KEEP).takes(tf.locator)
 }
 
 /// The text fields a competitor row of `record` keeps, packed back to back as a

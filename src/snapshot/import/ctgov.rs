@@ -10,20 +10,21 @@ use serde_json::value::RawValue;
 use super::{Draft, ImportError, ImportFile, Parsed, loose_date, strings_at};
 use crate::domain::is_nct_id;
 use crate::domain::{Facets, Fields};
-use crate::snapshot::text::{TextError, json, xml};
+use crate::snapshot::text::{TextError, Wanted, json, xml};
 
-pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {
+/// `wanted`: the text fields a study's record keeps.
+pub fn parse(f: &ImportFile, wanted: Wanted<'_>) -> Result<Parsed, ImportError> {
     let first = f
         .bytes
         .iter()
         .find(|b| !b.is_ascii_whitespace() && **b != 0xEF && **b != 0xBB && **b != 0xBF);
     if first == Some(&b'<') {
-        return parse_legacy_xml(f).map(|r| Parsed::Records(vec![r]));
+        return parse_legacy_xml(f, wanted).map(|r| Parsed::Records(vec![r]));
     }
-    if let Some(parsed) = parse_streamed(f) {
+    if let Some(parsed) = parse_streamed(f, wanted) {
         return parsed;
     }
-    parse_tree(f)
+    parse_tree(f, wanted)
 }
 
 /// The root keys of a v2 study that its facets read: kept whole when its leaves are
@@ -34,7 +35,7 @@ const STUDY_KEPT: [&str; 3] = ["protocolSection", "derivedSection", "hasResults"
 /// tree must decide (bytes that are not one JSON object, a repeated key, a page whose
 /// `studies` is not an array, neither kind), which then gives the same records or the
 /// same error.
-fn parse_streamed(f: &ImportFile) -> Option<Result<Parsed, ImportError>> {
+fn parse_streamed(f: &ImportFile, wanted: Wanted<'_>) -> Option<Result<Parsed, ImportError>> {
     #[derive(Deserialize)]
     struct Root<'a> {
         #[serde(borrow)]
@@ -48,7 +49,7 @@ fn parse_streamed(f: &ImportFile) -> Option<Result<Parsed, ImportError>> {
         let mut out = Vec::with_capacity(studies.len());
         for (i, raw) in studies.iter().enumerate() {
             let raw = f.bytes.slice_ref(raw.get().as_bytes());
-            match study_streamed(f, raw, &format!("studies[{i}]."))? {
+            match study_streamed(f, raw, &format!("studies[{i}]."), wanted)? {
                 Ok(r) => out.push(r),
                 Err(e) => return Some(Err(e)),
             }
@@ -56,15 +57,16 @@ fn parse_streamed(f: &ImportFile) -> Option<Result<Parsed, ImportError>> {
         return Some(Ok(Parsed::Records(out)));
     }
     root.protocol?;
-    Some(study_streamed(f, f.bytes.clone(), "")?.map(|r| Parsed::Records(vec![r])))
+    Some(study_streamed(f, f.bytes.clone(), "", wanted)?.map(|r| Parsed::Records(vec![r])))
 }
 
 fn study_streamed(
     f: &ImportFile,
     raw: bytes::Bytes,
     at: &str,
+    wanted: Wanted<'_>,
 ) -> Option<Result<crate::domain::Record, ImportError>> {
-    let s = json::leaves_streamed(&raw, &STUDY_KEPT, &mut |_, _, _| {}).ok()??;
+    let s = json::leaves_streamed(&raw, &STUDY_KEPT, wanted, &mut |_, _, _| {}).ok()??;
     let results = s.top_keys.iter().any(|k| k == "resultsSection");
     Some(v2_study(
         f,
@@ -77,7 +79,7 @@ fn study_streamed(
 }
 
 /// [`parse`] of v2 JSON by the parsed tree.
-fn parse_tree(f: &ImportFile) -> Result<Parsed, ImportError> {
+fn parse_tree(f: &ImportFile, wanted: Wanted<'_>) -> Result<Parsed, ImportError> {
     let doc = f.json()?;
     if doc.get("studies").is_some() {
         #[derive(Deserialize)]
@@ -95,6 +97,7 @@ fn parse_tree(f: &ImportFile) -> Result<Parsed, ImportError> {
                 study,
                 f.bytes.slice_ref(raw.get().as_bytes()),
                 &format!("studies[{i}]."),
+                wanted,
             )?);
         }
         return Ok(Parsed::Records(out));
@@ -105,6 +108,7 @@ fn parse_tree(f: &ImportFile) -> Result<Parsed, ImportError> {
             &doc,
             f.bytes.clone(),
             "",
+            wanted,
         )?]));
     }
     Err(f.field_err(
@@ -118,9 +122,10 @@ fn v2_study_tree(
     study: &Value,
     raw: bytes::Bytes,
     at: &str,
+    wanted: Wanted<'_>,
 ) -> Result<crate::domain::Record, ImportError> {
     let mut fields = Fields::new();
-    json::leaves(study, "", &mut fields);
+    json::leaves_wanted(study, "", wanted, &mut fields);
     let results = study.get("resultsSection").is_some();
     v2_study(f, study, results, fields, raw, at)
 }
@@ -203,7 +208,10 @@ fn v2_study(
     }))
 }
 
-fn parse_legacy_xml(f: &ImportFile) -> Result<crate::domain::Record, ImportError> {
+fn parse_legacy_xml(
+    f: &ImportFile,
+    wanted: Wanted<'_>,
+) -> Result<crate::domain::Record, ImportError> {
     let leaves = xml::leaves(&f.bytes).map_err(|e| f.text_err(e))?;
     let find = |path: &str| -> Vec<String> {
         leaves
@@ -253,7 +261,11 @@ fn parse_legacy_xml(f: &ImportFile) -> Result<crate::domain::Record, ImportError
         cutoff_date: cutoff,
         media_type: "application/xml",
         raw: f.bytes.clone(),
-        fields: leaves.into_iter().map(xml::XmlLeaf::into_field).collect(),
+        fields: leaves
+            .into_iter()
+            .map(xml::XmlLeaf::into_field)
+            .filter(|tf| wanted.takes(&tf.locator))
+            .collect(),
         facets: Facets {
             drug_names,
             organizations,
@@ -268,7 +280,7 @@ fn parse_legacy_xml(f: &ImportFile) -> Result<crate::domain::Record, ImportError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::Family;
+    use crate::domain::{Family, Record};
     use crate::snapshot::import::{outcome as records, test_file};
 
     /// Streamed and by the tree, every document gives the same records or the same error.
@@ -314,16 +326,32 @@ mod tests {
         ];
         for (i, body) in docs.iter().enumerate() {
             let f = test_file(Family::Ctgov, "ctgov/x.json", body);
-            let streamed = records(parse(&f));
-            assert_eq!(streamed, records(parse_tree(&f)), "document {i}: {body}");
-            assert_eq!(streamed.is_ok(), i < 4, "document {i}: {streamed:?}");
+            for wanted in [Wanted::All, Wanted::Nothing] {
+                let streamed = records(parse(&f, wanted));
+                assert_eq!(
+                    streamed,
+                    records(parse_tree(&f, wanted)),
+                    "document {i}: {body}"
+                );
+                assert_eq!(streamed.is_ok(), i < 4, "document {i}: {streamed:?}");
+            }
         }
         let f = test_file(Family::Ctgov, "ctgov/x.json", &docs[1]);
-        let r = &records(parse(&f)).unwrap()[0];
+        let r = &records(parse(&f, Wanted::All)).unwrap()[0];
         assert_eq!(r.record_key, "NCT01234567");
         assert_eq!(r.cutoff_date.as_deref(), Some("2024-05-06"));
         assert_eq!(r.facets.has_results, Some(false));
         assert_eq!(r.facets.drug_names, ["zelnorib", "ZN-1"]);
         assert!(r.fields.iter().any(|f| f.text == "67.5"));
+        // without its fields, the same record otherwise
+        let bare = &records(parse(&f, Wanted::Nothing)).unwrap()[0];
+        assert!(bare.fields.is_empty());
+        assert_eq!(
+            Record {
+                fields: Fields::new(),
+                ..r.clone()
+            },
+            *bare
+        );
     }
 }

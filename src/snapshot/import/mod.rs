@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::{Facets, Family, Fields, Record, sha256_hex};
 use crate::domain::{Portfolio, SourceMeta, one_line};
-use crate::snapshot::text::TextError;
+use crate::snapshot::text::{TextError, Wanted};
 
 /// Files larger than this are refused rather than parsed (1 GiB).
 pub const MAX_FILE_BYTES: u64 = 1 << 30;
@@ -208,9 +208,50 @@ pub(crate) struct Draft {
     pub facets: Facets,
 }
 
-/// Reads and parses every file under `dir`. Any malformed file fails the whole import,
-/// naming the file and field, so a snapshot is never built from half a corpus.
+/// Which text fields an import gives its records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Texts {
+    /// Every field, as every reader of a bundle reads them again from the raw bytes
+    /// ([`fields_of`](crate::snapshot::text::fields_of)).
+    All,
+    /// Only what a snapshot reads of them: an approved-drug record's (label, Drugs@FDA)
+    /// competitor fields ([`COMPETITOR_KEEP`](crate::lake::bundle::COMPETITOR_KEEP)),
+    /// and the whole text of press, epidemiology, ICD-10 and PubMed records, whose
+    /// parsers read it. CT.gov and SEC records get none: a bundle stores their raw bytes,
+    /// not their fields, and at 500 synthetic assets their fields were most of the
+    /// import's 600,000.
+    Snapshot,
+}
+
+impl Texts {
+    /// The fields of a `family` record that are kept.
+    pub fn of(self, family: Family) -> Wanted<'static> {
+        match (self, family) {
+            (Texts::All, _) => Wanted::All,
+            (Texts::Snapshot, Family::FdaLabel | Family::Drugsfda) => {
+                Wanted::Under(&crate::lake::bundle::COMPETITOR_KEEP)
+            }
+            (Texts::Snapshot, Family::Ctgov | Family::Sec) => Wanted::Nothing,
+            (Texts::Snapshot, Family::Pubmed | Family::Epi | Family::Icd10 | Family::Press) => {
+                Wanted::All
+            }
+        }
+    }
+}
+
+/// Reads and parses every file under `dir` for a snapshot ([`Texts::Snapshot`]). Any
+/// malformed file fails the whole import, naming the file and field, so a snapshot is
+/// never built from half a corpus.
 pub fn import_dir(dir: &Path, portfolio: &Portfolio) -> Result<Imported, ImportError> {
+    import_dir_with(dir, portfolio, Texts::Snapshot)
+}
+
+/// [`import_dir`], its records given the text fields `texts` says.
+pub fn import_dir_with(
+    dir: &Path,
+    portfolio: &Portfolio,
+    texts: Texts,
+) -> Result<Imported, ImportError> {
     let mut skipped = Vec::new();
     let files = list_files(dir, &mut skipped)?;
     let inputs: Vec<Result<ImportFile, ImportError>> = files
@@ -229,7 +270,7 @@ pub fn import_dir(dir: &Path, portfolio: &Portfolio) -> Result<Imported, ImportE
     let bytes_read = ok.iter().map(|f| f.bytes.len() as u64).sum();
     let parsed: Vec<(String, Family, Result<Parsed, ImportError>)> = ok
         .into_par_iter()
-        .map(|f| (f.rel.clone(), f.family, parse_file(&f)))
+        .map(|f| (f.rel.clone(), f.family, parse_file_with(&f, texts)))
         .collect();
     let files = parsed.len();
     let mut ok = Vec::with_capacity(files);
@@ -327,11 +368,17 @@ pub fn assemble(parsed: Vec<(String, Family, Parsed)>, bytes_read: u64, files: u
 
 /// Parses one file with its family's parser.
 pub fn parse_file(f: &ImportFile) -> Result<Parsed, ImportError> {
+    parse_file_with(f, Texts::Snapshot)
+}
+
+/// [`parse_file`], its records given the text fields `texts` says.
+pub fn parse_file_with(f: &ImportFile, texts: Texts) -> Result<Parsed, ImportError> {
+    let wanted = texts.of(f.family);
     match f.family {
-        Family::Ctgov => ctgov::parse(f),
-        Family::FdaLabel => openfda::parse_labels(f),
-        Family::Drugsfda => openfda::parse_drugsfda(f),
-        Family::Sec => sec::parse(f),
+        Family::Ctgov => ctgov::parse(f, wanted),
+        Family::FdaLabel => openfda::parse_labels(f, wanted),
+        Family::Drugsfda => openfda::parse_drugsfda(f, wanted),
+        Family::Sec => sec::parse(f, wanted),
         Family::Pubmed => pubmed::parse(f),
         Family::Epi => other::parse_epi(f),
         Family::Icd10 => other::parse_icd10(f),

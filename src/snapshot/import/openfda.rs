@@ -9,7 +9,7 @@ use serde_json::value::RawValue;
 
 use super::{Draft, ImportError, ImportFile, Parsed, compact_date, strings_at};
 use crate::domain::{Facets, Fields, Record};
-use crate::snapshot::text::json;
+use crate::snapshot::text::{Wanted, json};
 
 struct Result_<'a> {
     /// The record's tree, or (when its leaves were streamed) its root keys that the
@@ -32,12 +32,14 @@ struct Page<'a> {
     meta: Option<Value>,
 }
 
-/// Each record of a page, built by `build`. A record's leaves are read without its tree
-/// and only its root keys in `kept` are parsed whole, unless it repeats a key (the
-/// tree keeps the last value at the first key's place): then its tree is walked.
+/// Each record of a page, built by `build`. A record's leaves (those `wanted` takes)
+/// are read without its tree and only its root keys in `kept` are parsed whole, unless
+/// it repeats a key (the tree keeps the last value at the first key's place): then its
+/// tree is walked.
 fn with_results(
     f: &ImportFile,
     kept: &[&str],
+    wanted: Wanted<'_>,
     build: impl Fn(Result_<'_>, Option<String>) -> Result<Record, ImportError>,
 ) -> Result<Parsed, ImportError> {
     let page: Page<'_> = serde_json::from_slice(&f.bytes).map_err(|e| {
@@ -59,13 +61,13 @@ fn with_results(
     let mut out = Vec::with_capacity(raws.len());
     for (index, raw) in raws.into_iter().enumerate() {
         let (value, fields) =
-            match json::leaves_streamed(raw.get().as_bytes(), kept, &mut |_, _, _| {}) {
+            match json::leaves_streamed(raw.get().as_bytes(), kept, wanted, &mut |_, _, _| {}) {
                 Ok(Some(s)) => (Value::Object(s.kept), s.fields),
                 _ => {
                     let value: Value = serde_json::from_str(raw.get())
                         .map_err(|e| f.text_err(crate::snapshot::text::TextError::json(&e)))?;
                     let mut fields = Fields::new();
-                    json::leaves(&value, "", &mut fields);
+                    json::leaves_wanted(&value, "", wanted, &mut fields);
                     (value, fields)
                 }
             };
@@ -114,8 +116,8 @@ const DRUGSFDA_KEPT: [&str; 5] = [
     "submissions",
 ];
 
-pub fn parse_labels(f: &ImportFile) -> Result<Parsed, ImportError> {
-    with_results(f, &LABEL_KEPT, |r, last_updated| {
+pub fn parse_labels(f: &ImportFile, wanted: Wanted<'_>) -> Result<Parsed, ImportError> {
+    with_results(f, &LABEL_KEPT, wanted, |r, last_updated| {
         let v = r.value;
         let set_id = v
             .get("set_id")
@@ -149,8 +151,8 @@ pub fn parse_labels(f: &ImportFile) -> Result<Parsed, ImportError> {
     })
 }
 
-pub fn parse_drugsfda(f: &ImportFile) -> Result<Parsed, ImportError> {
-    with_results(f, &DRUGSFDA_KEPT, |r, last_updated| {
+pub fn parse_drugsfda(f: &ImportFile, wanted: Wanted<'_>) -> Result<Parsed, ImportError> {
+    with_results(f, &DRUGSFDA_KEPT, wanted, |r, last_updated| {
         let v = r.value;
         let appl = v
             .get("application_number")
@@ -211,13 +213,67 @@ mod tests {
     use crate::domain::Family;
     use crate::snapshot::import::{outcome, test_file};
 
-    fn page(family: Family, body: &str) -> Vec<Record> {
+    fn page_with(family: Family, body: &str, wanted: Wanted<'_>) -> Vec<Record> {
         let f = test_file(family, "x.json", body);
         let parsed = match family {
-            Family::FdaLabel => parse_labels(&f),
-            _ => parse_drugsfda(&f),
+            Family::FdaLabel => parse_labels(&f, wanted),
+            _ => parse_drugsfda(&f, wanted),
         };
         outcome(parsed).unwrap()
+    }
+
+    fn page(family: Family, body: &str) -> Vec<Record> {
+        page_with(family, body, Wanted::All)
+    }
+
+    /// Keeping only the competitor rows' fields, streamed or walked, a record has its
+    /// tree's leaves under those prefixes, and is otherwise the same record.
+    #[test]
+    fn records_keep_only_the_wanted_leaves() {
+        let label = r#"{"set_id":"s-1","openfda":{"brand_name":["Zelno"]},"indications_and_usage":["For asthma."],"adverse_reactions":["Headache"],"boxed_warning":["{\"k\":[1]}"]}"#;
+        let repeated = r#"{"set_id":"s-2","openfda":{"brand_name":["A"]},"openfda":{"brand_name":["B"]},"x":"y"}"#;
+        let app = r#"{"application_number":"NDA021234","products":[{"brand_name":"Zelno"}],"submissions":[{"submission_status_date":"20200101"}],"application_docs":[{"url":"u"}]}"#;
+        let wanted = Wanted::Under(&crate::lake::bundle::COMPETITOR_KEEP);
+        for (family, raws) in [
+            (Family::FdaLabel, vec![label, repeated]),
+            (Family::Drugsfda, vec![app]),
+        ] {
+            let body = format!(r#"{{"results":[{}]}}"#, raws.join(","));
+            let all = page(family, &body);
+            let some = page_with(family, &body, wanted);
+            for ((a, s), raw) in all.iter().zip(&some).zip(&raws) {
+                let tree: Value = serde_json::from_str(raw).unwrap();
+                let mut fields = Fields::new();
+                json::leaves_wanted(&tree, "", wanted, &mut fields);
+                assert_eq!(s.fields, fields, "{raw}");
+                assert!(s.fields.len() < a.fields.len(), "{raw}");
+                assert_eq!(
+                    Record {
+                        fields: s.fields.clone(),
+                        ..a.clone()
+                    },
+                    *s
+                );
+            }
+        }
+        let locators: Vec<String> = page_with(
+            Family::FdaLabel,
+            &format!(r#"{{"results":[{label}]}}"#),
+            wanted,
+        )[0]
+        .fields
+        .iter()
+        .map(|f| f.locator.to_string())
+        .collect();
+        assert_eq!(
+            locators,
+            [
+                "/set_id",
+                "/openfda/brand_name/0",
+                "/indications_and_usage/0",
+                "/boxed_warning/0!json/k/0"
+            ]
+        );
     }
 
     /// Each record's leaves are its tree's, streamed or (with a repeated key) walked,

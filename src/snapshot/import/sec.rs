@@ -7,13 +7,15 @@ use serde_json::Value;
 
 use super::{Draft, ImportError, ImportFile, Parsed, strings_at};
 use crate::domain::{Facets, Fields};
+use crate::snapshot::text::Wanted;
 use crate::snapshot::text::json::{self, Container};
 
-pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {
+/// `wanted`: the text fields the record keeps.
+pub fn parse(f: &ImportFile, wanted: Wanted<'_>) -> Result<Parsed, ImportError> {
     // Read without the tree when it can be; a repeated key, or bytes that are not one
     // JSON document, go the tree's way (the same leaves, or the same error).
     let mut dates = Dates::default();
-    let streamed = json::leaves_streamed(&f.bytes, &KEPT, &mut |containers, path, s| {
+    let streamed = json::leaves_streamed(&f.bytes, &KEPT, wanted, &mut |containers, path, s| {
         dates.see(containers, path, s)
     });
     if let Ok(Some(streamed)) = streamed {
@@ -29,11 +31,11 @@ pub fn parse(f: &ImportFile) -> Result<Parsed, ImportError> {
         };
         return record(f, &Value::Object(streamed.kept), kind, streamed.fields);
     }
-    parse_tree(f)
+    parse_tree(f, wanted)
 }
 
 /// [`parse`] by the parsed tree.
-fn parse_tree(f: &ImportFile) -> Result<Parsed, ImportError> {
+fn parse_tree(f: &ImportFile, wanted: Wanted<'_>) -> Result<Parsed, ImportError> {
     let doc = f.json()?;
     let kind = if doc.get("facts").is_some() {
         Kind::Facts(latest_filed(&doc))
@@ -45,7 +47,7 @@ fn parse_tree(f: &ImportFile) -> Result<Parsed, ImportError> {
         Kind::Neither
     };
     let mut fields = Fields::new();
-    json::leaves(&doc, "", &mut fields);
+    json::leaves_wanted(&doc, "", wanted, &mut fields);
     record(f, &doc, kind, fields)
 }
 
@@ -267,24 +269,44 @@ mod tests {
         ];
         for (i, body) in docs.iter().enumerate() {
             let f = file("sec/CIK0000078003-submissions-001.json", body);
-            let streamed = records(parse(&f));
-            assert_eq!(streamed, records(parse_tree(&f)), "document {i}: {body}");
-            if i < 6 {
-                assert!(streamed.is_ok(), "document {i}: {streamed:?}");
-            } else {
-                assert!(streamed.is_err(), "document {i}: {streamed:?}");
+            for wanted in [Wanted::All, Wanted::Nothing] {
+                let streamed = records(parse(&f, wanted));
+                assert_eq!(
+                    streamed,
+                    records(parse_tree(&f, wanted)),
+                    "document {i}: {body}"
+                );
+                if i < 6 {
+                    assert!(streamed.is_ok(), "document {i}: {streamed:?}");
+                } else {
+                    assert!(streamed.is_err(), "document {i}: {streamed:?}");
+                }
+            }
+            // without its fields, the same record otherwise (dates are read all the same)
+            if let (Ok(all), Ok(bare)) = (
+                records(parse(&f, Wanted::All)),
+                records(parse(&f, Wanted::Nothing)),
+            ) {
+                assert!(bare[0].fields.is_empty());
+                let all = crate::domain::Record {
+                    fields: Fields::new(),
+                    ..all[0].clone()
+                };
+                assert_eq!(all, bare[0], "document {i}");
             }
         }
         let cutoff = |i: usize| {
             let f = file("sec/CIK0000078003-submissions-001.json", &docs[i]);
-            records(parse(&f)).unwrap()[0].cutoff_date.clone()
+            records(parse(&f, Wanted::Nothing)).unwrap()[0]
+                .cutoff_date
+                .clone()
         };
         assert_eq!(cutoff(0).as_deref(), Some("2022-03-04"));
         assert_eq!(cutoff(1).as_deref(), Some("2025-05-06"));
         assert_eq!(cutoff(2).as_deref(), Some("2020-02-02"));
-        let first = records(parse(&file("sec/x.json", &docs[3]))).unwrap();
+        let first = records(parse(&file("sec/x.json", &docs[3]), Wanted::All)).unwrap();
         assert_eq!(first[0].title.as_deref(), Some("Second"));
-        let odd = records(parse(&file("sec/x.json", &docs[5]))).unwrap();
+        let odd = records(parse(&file("sec/x.json", &docs[5]), Wanted::All)).unwrap();
         let texts: Vec<&str> = odd[0].fields.iter().map(|f| f.text).collect();
         assert!(
             texts.contains(&"18446744073709551615") && texts.contains(&"7"),

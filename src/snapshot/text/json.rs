@@ -8,23 +8,32 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
+use super::Wanted;
 use crate::domain::Fields;
 
 /// Appends the leaves of `value` under `prefix` to `out`.
 pub fn leaves(value: &Value, prefix: &str, out: &mut Fields) {
-    let mut path = prefix.to_string();
-    walk(value, &mut path, out);
+    leaves_wanted(value, prefix, Wanted::All, out);
 }
 
-fn walk(value: &Value, path: &mut String, out: &mut Fields) {
+/// Appends the leaves of `value` under `prefix` that `wanted` takes to `out`: the same
+/// as [`leaves`] and then dropping the others.
+pub fn leaves_wanted(value: &Value, prefix: &str, wanted: Wanted<'_>, out: &mut Fields) {
+    if wanted.any() {
+        let mut path = prefix.to_string();
+        walk(value, &mut path, wanted, out);
+    }
+}
+
+fn walk(value: &Value, path: &mut String, wanted: Wanted<'_>, out: &mut Fields) {
     match value {
-        Value::String(s) => string_leaf(s, path, out),
-        Value::Number(n) => number_leaf(n, path, out),
+        Value::String(s) => string_leaf(s, path, wanted, out),
+        Value::Number(n) => number_leaf(n, path, wanted, out),
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
                 let len = path.len();
                 write!(path, "/{i}").expect("writing to a String never fails");
-                walk(item, path, out);
+                walk(item, path, wanted, out);
                 path.truncate(len);
             }
         }
@@ -33,7 +42,7 @@ fn walk(value: &Value, path: &mut String, out: &mut Fields) {
                 let len = path.len();
                 path.push('/');
                 push_escaped(path, k);
-                walk(v, path, out);
+                walk(v, path, wanted, out);
                 path.truncate(len);
             }
         }
@@ -42,20 +51,25 @@ fn walk(value: &Value, path: &mut String, out: &mut Fields) {
 }
 
 /// A string's leaf: none when empty, its own leaves when it holds JSON.
-fn string_leaf(s: &str, path: &str, out: &mut Fields) {
+fn string_leaf(s: &str, path: &str, wanted: Wanted<'_>, out: &mut Fields) {
+    if !wanted.any() {
+        return;
+    }
     if let Some(inner) = embedded_json(s) {
         let mut inner_path = format!("{path}!json");
-        walk(&inner, &mut inner_path, out);
-    } else if !s.is_empty() {
+        walk(&inner, &mut inner_path, wanted, out);
+    } else if !s.is_empty() && wanted.takes(path) {
         out.push(path, "string", s);
     }
 }
 
 /// A number's leaf: its literal as serde_json prints it.
-fn number_leaf(n: &serde_json::Number, path: &str, out: &mut Fields) {
-    out.push_with(path, "number", |text| {
-        write!(text, "{n}").expect("writing to a String never fails")
-    });
+fn number_leaf(n: &serde_json::Number, path: &str, wanted: Wanted<'_>, out: &mut Fields) {
+    if wanted.takes(path) {
+        out.push_with(path, "number", |text| {
+            write!(text, "{n}").expect("writing to a String never fails")
+        });
+    }
 }
 
 fn push_escaped(path: &mut String, key: &str) {
@@ -86,8 +100,8 @@ pub struct Streamed {
     pub kept: serde_json::Map<String, Value>,
 }
 
-/// The leaves of the JSON document `bytes`, exactly as [`leaves`] gives them for the
-/// parsed document, read without building its tree: on a 2.5 MB companyfacts the tree
+/// The leaves of the JSON document `bytes` that `wanted` takes, exactly as
+/// [`leaves_wanted`] gives them for the parsed document, read without building its tree: on a 2.5 MB companyfacts the tree
 /// cost more to build and drop than the walk. The root keys named in `keep` are parsed
 /// whole into [`Streamed::kept`] (and walked as [`leaves`] walks them); `on_string` sees
 /// every other string value before it is kept or skipped (an empty string too), with
@@ -99,6 +113,7 @@ pub struct Streamed {
 pub fn leaves_streamed(
     bytes: &[u8],
     keep: &[&str],
+    wanted: Wanted<'_>,
     on_string: &mut dyn FnMut(&[Container], &str, &str),
 ) -> Result<Option<Streamed>, serde_json::Error> {
     use serde::de::DeserializeSeed as _;
@@ -108,6 +123,7 @@ pub fn leaves_streamed(
         key_hashes: Vec::new(),
         repeated_key: false,
         keep,
+        wanted,
         on_string,
         streamed: Streamed::default(),
     };
@@ -124,6 +140,7 @@ struct State<'a> {
     key_hashes: Vec<Vec<u64>>,
     repeated_key: bool,
     keep: &'a [&'a str],
+    wanted: Wanted<'a>,
     on_string: &'a mut dyn FnMut(&[Container], &str, &str),
     streamed: Streamed,
 }
@@ -131,11 +148,11 @@ struct State<'a> {
 impl State<'_> {
     fn string(&mut self, s: &str) {
         (self.on_string)(&self.containers, &self.path, s);
-        string_leaf(s, &self.path, &mut self.streamed.fields);
+        string_leaf(s, &self.path, self.wanted, &mut self.streamed.fields);
     }
 
     fn number(&mut self, n: serde_json::Number) {
-        number_leaf(&n, &self.path, &mut self.streamed.fields);
+        number_leaf(&n, &self.path, self.wanted, &mut self.streamed.fields);
     }
 }
 
@@ -240,7 +257,9 @@ impl<'de> serde::de::Visitor<'de> for Walker<'_, '_> {
             match key.name {
                 Some(name) if st.keep.contains(&name.as_str()) => {
                     let value: Value = map.next_value()?;
-                    walk(&value, &mut st.path, &mut st.streamed.fields);
+                    if st.wanted.any() {
+                        walk(&value, &mut st.path, st.wanted, &mut st.streamed.fields);
+                    }
                     st.streamed.top_keys.push(name.clone());
                     st.streamed.kept.insert(name, value);
                 }
@@ -335,7 +354,8 @@ mod tests {
     }
 
     fn streamed(doc: &str) -> Option<Vec<crate::domain::TextField>> {
-        let s = leaves_streamed(doc.as_bytes(), &["keep"], &mut |_, _, _| {}).unwrap()?;
+        let s =
+            leaves_streamed(doc.as_bytes(), &["keep"], Wanted::All, &mut |_, _, _| {}).unwrap()?;
         Some(
             s.fields
                 .iter()
@@ -364,16 +384,64 @@ mod tests {
         assert_eq!(streamed(r#"{"a":1,"b":{"c":2,"c":3}}"#), None);
         assert_eq!(streamed(&format!(r#"{{{many}"k7":"again"}}"#)), None);
         assert_eq!(streamed(r#"[{"c":2},{"c":3}]"#).map(|f| f.len()), Some(2));
-        assert!(leaves_streamed(b"{\"a\":1} {}", &[], &mut |_, _, _| {}).is_err());
+        assert!(leaves_streamed(b"{\"a\":1} {}", &[], Wanted::All, &mut |_, _, _| {}).is_err());
         let kept = leaves_streamed(
             br#"{"keep":[1,"two"],"x":"y"}"#,
             &["keep"],
+            Wanted::All,
             &mut |_, _, _| {},
         )
         .unwrap()
         .unwrap();
         assert_eq!(kept.top_keys, ["keep", "x"]);
         assert_eq!(kept.kept["keep"], serde_json::json!([1, "two"]));
+    }
+
+    #[test]
+    fn wanted_leaves_are_all_leaves_filtered_by_locator() {
+        let doc = r#"{"openfda":{"brand_name":["X"],"n":[3]},"openfdax":"no","set_id":"s",
+            "set_id_extra":"no","keep":{"openfda":"no","v":"{\"openfda\":[1]}"},
+            "openfda_j":"{\"a\":\"no\"}","boxed":"{\"b\":\"in\"}","tail":7}"#;
+        let tree: Value = serde_json::from_str(doc).unwrap();
+        let prefixes = ["/openfda/", "/set_id", "/keep/v", "/boxed"];
+        for wanted in [Wanted::All, Wanted::Nothing, Wanted::Under(&prefixes)] {
+            let mut all = Fields::new();
+            leaves(&tree, "", &mut all);
+            let want: Fields = all
+                .iter()
+                .filter(|f| wanted.takes(f.locator))
+                .map(|f| crate::domain::TextField {
+                    locator: f.locator.to_string(),
+                    kind: f.kind,
+                    text: f.text.to_string(),
+                })
+                .collect();
+            let mut from_tree = Fields::new();
+            leaves_wanted(&tree, "", wanted, &mut from_tree);
+            assert_eq!(from_tree, want, "{wanted:?}");
+            let streamed = leaves_streamed(doc.as_bytes(), &["keep"], wanted, &mut |_, _, _| {})
+                .unwrap()
+                .unwrap();
+            assert_eq!(streamed.fields, want, "{wanted:?}");
+            // what each leaves out is still read: the kept keys and the root's keys
+            assert_eq!(streamed.kept["keep"]["openfda"], "no");
+            assert_eq!(streamed.top_keys.len(), 8);
+        }
+        let mut under = Fields::new();
+        leaves_wanted(&tree, "", Wanted::Under(&prefixes), &mut under);
+        let locators: Vec<&str> = under.iter().map(|f| f.locator).collect();
+        assert_eq!(
+            locators,
+            [
+                "/openfda/brand_name/0",
+                "/openfda/n/0",
+                "/set_id",
+                // a prefix without a trailing `/` takes any locator it starts
+                "/set_id_extra",
+                "/keep/v!json/openfda/0",
+                "/boxed!json/b"
+            ]
+        );
     }
 
     #[test]

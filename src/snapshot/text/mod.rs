@@ -44,6 +44,37 @@ impl TextError {
     }
 }
 
+/// Which of a record's text fields a reading keeps, by locator. A snapshot reads every
+/// record while importing, but keeps the fields of only a few ([`Wanted::Under`] the
+/// competitor rows' prefixes for approved-drug records); every reader of a bundle reads
+/// them all ([`fields_of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wanted<'a> {
+    All,
+    Nothing,
+    /// The fields whose locator starts with one of these, or is one of them without its
+    /// trailing `/`.
+    Under(&'a [&'a str]),
+}
+
+impl Wanted<'_> {
+    /// Whether a field at `locator` is kept.
+    pub fn takes(&self, locator: &str) -> bool {
+        match self {
+            Wanted::All => true,
+            Wanted::Nothing => false,
+            Wanted::Under(prefixes) => prefixes
+                .iter()
+                .any(|p| locator.starts_with(p) || locator == p.trim_end_matches('/')),
+        }
+    }
+
+    /// Whether any field may be kept.
+    pub fn any(&self) -> bool {
+        *self != Wanted::Nothing
+    }
+}
+
 /// The text fields of a record's raw bytes, read as its media type says: exactly the
 /// fields its import gave it (every family's parser reads a record's fields from its
 /// own raw bytes this way). A bundle stores a record's raw bytes and not these, so
@@ -51,7 +82,8 @@ impl TextError {
 pub fn fields_of(media_type: &str, raw: &[u8]) -> Result<Fields, TextError> {
     let utf8 = || std::str::from_utf8(raw).map_err(|e| TextError::utf8(&e));
     Ok(match media_type {
-        "application/json" => match json::leaves_streamed(raw, &[], &mut |_, _, _| {}) {
+        "application/json" => match json::leaves_streamed(raw, &[], Wanted::All, &mut |_, _, _| {})
+        {
             Ok(Some(s)) => s.fields,
             // a repeated key: the tree decides which value is the leaf
             Ok(None) => {
