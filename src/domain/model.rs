@@ -269,13 +269,17 @@ impl Record {
     }
 
     /// Writes [`Record::source_id`] into `out` (a column builder, say) without a String.
+    /// Its parts are written one by one, not through `write!`'s formatting: an import
+    /// writes one id per bundle row (55,000 at 500 synthetic assets).
     pub fn write_source_id(&self, out: &mut impl std::fmt::Write) -> std::fmt::Result {
-        write!(
-            out,
-            "{}:{}@{}",
-            self.family,
-            self.record_key,
-            &self.content_sha256[..16]
+        out.write_str(self.family.as_str())?;
+        out.write_char(':')?;
+        out.write_str(&self.record_key)?;
+        out.write_char('@')?;
+        out.write_str(
+            self.content_sha256
+                .get(..16)
+                .unwrap_or(&self.content_sha256),
         )
     }
 }
