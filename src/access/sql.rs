@@ -195,15 +195,20 @@ pub async fn register_bundles(
     snapshot_ref: &str,
 ) -> Result<(), Error> {
     let (id, manifest) = snapshot::load(lake, snapshot_ref).await?;
+    let competitors = snapshot::competitors(lake, &manifest).await?;
     let mut batches = Vec::new();
     for (asset, entry) in &manifest.assets {
         batches
             .extend(snapshot::read_bundle(lake, &entry.bundle, &format!("asset {asset}")).await?);
     }
-    let fields = bundle::text_field_rows(&bundle::rows(&batches)?)?;
+    let fields = bundle::text_field_rows(&bundle::rows_with(&batches, &competitors)?)?;
+    // a competitor's row shows its record whole, as its asset's bundle names it
     let records: Vec<RecordBatch> = batches
         .iter()
-        .map(|b| with_snapshot_column(&id.to_string(), b, &["fields"]))
+        .map(|b| {
+            let whole = bundle::with_competitors(b, &competitors)?;
+            Ok::<_, Error>(with_snapshot_column(&id.to_string(), &whole, &["fields"])?)
+        })
         .collect::<Result<_, _>>()?;
     let records_schema = match records.first() {
         Some(b) => b.schema(),

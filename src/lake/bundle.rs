@@ -221,6 +221,12 @@ pub struct Member<'a> {
     pub record: &'a Record,
     /// Read only when `role` is [`Role::Competitor`].
     pub competitor_fields: &'a TextFields,
+    /// A competitor row of an asset bundle that names its record and no more: its
+    /// source id, role, family, media type and length. Everything else of it (key, URL,
+    /// dates, title, hash, kept fields) is stored once per snapshot, in its competitors
+    /// object ([`Competitors`]): a label is a competitor in every bundle of its class,
+    /// and each copy was written again.
+    pub thin: bool,
 }
 
 impl<'a> Member<'a> {
@@ -228,7 +234,7 @@ impl<'a> Member<'a> {
     /// raw bytes, whose readers read its fields from them.
     fn carried(&self) -> &'a TextFields {
         match self.role {
-            Role::Competitor => self.competitor_fields,
+            Role::Competitor if !self.thin => self.competitor_fields,
             _ => &NO_FIELDS,
         }
     }
@@ -463,11 +469,15 @@ fn raw_bytes_of(rows: &[Member]) -> ArrayRef {
 fn small_columns(asset_id: &str, rows: &[Member]) -> Result<Vec<ArrayRef>, ParquetError> {
     // Each text column is written straight into its builder: a String per row and
     // column was half a million allocations for a bundle of 500 assets' competitors.
-    let text = |f: &dyn Fn(&Record) -> Option<&str>| -> ArrayRef {
-        let bytes = rows.iter().map(|m| f(m.record).map_or(0, str::len)).sum();
+    // a thin row's text is empty where the column needs a value, else null
+    let text = |f: &dyn Fn(&Record) -> Option<&str>, thin: Option<&'static str>| -> ArrayRef {
+        let bytes = rows
+            .iter()
+            .map(|m| if m.thin { thin } else { f(m.record) }.map_or(0, str::len))
+            .sum();
         let mut b = StringBuilder::with_capacity(rows.len(), bytes);
         for m in rows {
-            b.append_option(f(m.record));
+            b.append_option(if m.thin { thin } else { f(m.record) });
         }
         Arc::new(b.finish())
     };
@@ -493,13 +503,13 @@ fn small_columns(asset_id: &str, rows: &[Member]) -> Result<Vec<ArrayRef>, Parqu
         label(&|m| m.role.as_str()),
         Arc::new(source_ids.finish()),
         label(&|m| m.record.family.as_str()),
-        text(&|r| Some(&r.record_key)),
-        text(&|r| Some(&r.url)),
-        text(&|r| r.retrieved_at.as_deref()),
-        text(&|r| r.cutoff_date.as_deref()),
-        text(&|r| r.title.as_deref()),
+        text(&|r| Some(&r.record_key), Some("")),
+        text(&|r| Some(&r.url), Some("")),
+        text(&|r| r.retrieved_at.as_deref(), None),
+        text(&|r| r.cutoff_date.as_deref(), None),
+        text(&|r| r.title.as_deref(), None),
         label(&|m| m.record.media_type),
-        text(&|r| Some(&r.content_sha256)),
+        text(&|r| Some(&r.content_sha256), Some("")),
         Arc::new(datafusion::arrow::array::UInt64Array::from_iter_values(
             rows.iter().map(|m| m.record.raw.len() as u64),
         )),
@@ -684,6 +694,171 @@ pub struct Row {
 /// Batches without the bundle columns are skipped. Raw bytes that do not read as their
 /// media type says are an error naming the record.
 pub fn rows(batches: &[RecordBatch]) -> Result<Vec<Row>, BundleError> {
+    rows_with(batches, &Competitors::default())
+}
+
+/// A snapshot's competitor records as its competitors object stores them, once each,
+/// by source id: what a thin competitor row of an asset bundle ([`Member::thin`])
+/// leaves out. Empty for a snapshot written before competitors objects, whose
+/// competitor rows are whole.
+#[derive(Debug, Default)]
+pub struct Competitors {
+    by_id: std::collections::HashMap<String, Competitor>,
+}
+
+/// One record of a competitors object: what a thin competitor row leaves out.
+#[derive(Debug)]
+pub struct Competitor {
+    pub family: String,
+    pub record_key: String,
+    pub url: String,
+    pub retrieved_at: Option<String>,
+    pub cutoff_date: Option<String>,
+    pub title: Option<String>,
+    pub content_sha256: String,
+    /// The kept fields: (locator, kind, text).
+    pub fields: Vec<(String, String, String)>,
+}
+
+impl Competitors {
+    /// The records of a competitors object's batches.
+    pub fn of(batches: &[RecordBatch]) -> Result<Competitors, BundleError> {
+        let mut by_id = std::collections::HashMap::new();
+        for b in batches {
+            let text = |n: &str| -> Result<StringArray, BundleError> {
+                b.column_by_name(n)
+                    .and_then(|c| c.as_any().downcast_ref::<StringArray>().cloned())
+                    .ok_or_else(|| BundleError::Decode {
+                        what: "the competitors object".into(),
+                        source: format!("no text column {n}").into(),
+                    })
+            };
+            let [sid, family, key, url, retrieved, cutoff, title, sha] = [
+                "source_id",
+                "family",
+                "record_key",
+                "url",
+                "retrieved_at",
+                "cutoff_date",
+                "title",
+                "content_sha256",
+            ]
+            .map(text);
+            let (sid, family, key, url) = (sid?, family?, key?, url?);
+            let (retrieved, cutoff, title, sha) = (retrieved?, cutoff?, title?, sha?);
+            let opt = |a: &StringArray, i: usize| (!a.is_null(i)).then(|| a.value(i).to_string());
+            let fields = rows(std::slice::from_ref(b))?;
+            for (i, row) in fields.into_iter().enumerate() {
+                by_id.insert(
+                    sid.value(i).to_string(),
+                    Competitor {
+                        family: family.value(i).to_string(),
+                        record_key: key.value(i).to_string(),
+                        url: url.value(i).to_string(),
+                        retrieved_at: opt(&retrieved, i),
+                        cutoff_date: opt(&cutoff, i),
+                        title: opt(&title, i),
+                        content_sha256: sha.value(i).to_string(),
+                        fields: row.fields,
+                    },
+                );
+            }
+        }
+        Ok(Competitors { by_id })
+    }
+
+    pub fn len(&self) -> usize {
+        self.by_id.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_id.is_empty()
+    }
+
+    /// The record a thin competitor row names.
+    fn get(&self, source_id: &str) -> Result<&Competitor, BundleError> {
+        self.by_id
+            .get(source_id)
+            .ok_or_else(|| BundleError::Decode {
+                what: format!("competitor row {source_id}"),
+                source: "not in the snapshot's competitors object".into(),
+            })
+    }
+}
+
+/// Whether row `i` of these columns is a thin competitor row ([`Member::thin`]): a
+/// competitor's whose key is left out (a record's key is never empty).
+fn is_thin(role: &StringArray, key: &StringArray, i: usize) -> bool {
+    key.value(i).is_empty() && role.value(i) == Role::Competitor.as_str()
+}
+
+/// A bundle batch with its thin competitor rows made whole from `competitors`, as the
+/// asset bundles of a snapshot before competitors objects stored them (the `records`
+/// table). A batch without thin rows is returned as it is.
+pub fn with_competitors(
+    batch: &RecordBatch,
+    competitors: &Competitors,
+) -> Result<RecordBatch, BundleError> {
+    let err = |e: ArrowError| BundleError::Decode {
+        what: "a bundle's competitor rows".into(),
+        source: Box::new(e),
+    };
+    let text = |n: &str| {
+        batch
+            .column_by_name(n)
+            .and_then(|c| c.as_any().downcast_ref::<StringArray>().cloned())
+    };
+    let (Some(role), Some(key), Some(sid)) = (text("role"), text("record_key"), text("source_id"))
+    else {
+        return Ok(batch.clone());
+    };
+    let thin: Vec<usize> = (0..batch.num_rows())
+        .filter(|&i| is_thin(&role, &key, i))
+        .collect();
+    if thin.is_empty() {
+        return Ok(batch.clone());
+    }
+    let mut whole = std::collections::HashMap::new();
+    for &i in &thin {
+        whole.insert(i, competitors.get(sid.value(i))?);
+    }
+    let fill = |n: &str, part: &dyn Fn(&Competitor) -> Option<&str>| -> Option<ArrayRef> {
+        let col = text(n)?;
+        let mut b = StringBuilder::with_capacity(col.len(), col.value_data().len());
+        for i in 0..col.len() {
+            match whole.get(&i) {
+                Some(c) => b.append_option(part(c)),
+                None if col.is_null(i) => b.append_null(),
+                None => b.append_value(col.value(i)),
+            }
+        }
+        Some(Arc::new(b.finish()))
+    };
+    let mut columns = batch.columns().to_vec();
+    let parts: [(&str, &dyn Fn(&Competitor) -> Option<&str>); 7] = [
+        ("family", &|c| Some(&c.family)),
+        ("record_key", &|c| Some(&c.record_key)),
+        ("url", &|c| Some(&c.url)),
+        ("retrieved_at", &|c| c.retrieved_at.as_deref()),
+        ("cutoff_date", &|c| c.cutoff_date.as_deref()),
+        ("title", &|c| c.title.as_deref()),
+        ("content_sha256", &|c| Some(&c.content_sha256)),
+    ];
+    for (name, part) in parts {
+        if let (Ok(at), Some(col)) = (batch.schema().index_of(name), fill(name, part)) {
+            columns[at] = col;
+        }
+    }
+    RecordBatch::try_new(batch.schema(), columns).map_err(err)
+}
+
+/// [`rows`] of an asset bundle whose thin competitor rows ([`Member::thin`]) are made
+/// whole from the snapshot's `competitors`; a thin row whose record is not there is an
+/// error naming it.
+pub fn rows_with(
+    batches: &[RecordBatch],
+    competitors: &Competitors,
+) -> Result<Vec<Row>, BundleError> {
     let mut out = Vec::new();
     for b in batches {
         let s = |n: &str| {
@@ -722,6 +897,20 @@ pub fn rows(batches: &[RecordBatch]) -> Result<Vec<Row>, BundleError> {
                 let (Some(loc), Some(kind), Some(text)) = (part(0), part(1), part(2)) else {
                     return Ok(None);
                 };
+                if is_thin(&role, &key, row) {
+                    let c = competitors.get(sid.value(row))?;
+                    return Ok(Some(Row {
+                        asset_id: asset.value(row).to_string(),
+                        role: role.value(row).to_string(),
+                        source_id: sid.value(row).to_string(),
+                        family: c.family.clone(),
+                        record_key: c.record_key.clone(),
+                        url: c.url.clone(),
+                        cutoff_date: c.cutoff_date.clone(),
+                        raw: Vec::new(),
+                        fields: c.fields.clone(),
+                    }));
+                }
                 let fields = if st.is_empty() && role.value(row) != Role::Competitor.as_str() {
                     fields_of(media.value(row), raw.value(row))
                         .map_err(|e| BundleError::Decode {
@@ -856,6 +1045,7 @@ mod tests {
                 role: *role,
                 record,
                 competitor_fields: kept,
+                thin: false,
             })
             .collect()
     }
@@ -897,6 +1087,7 @@ mod tests {
                 role: Role::Source,
                 record,
                 competitor_fields: &NO_FIELDS,
+                thin: false,
             })
             .collect();
         let batch = to_batch("*", &rows).unwrap();
@@ -1065,6 +1256,7 @@ mod tests {
             role: Role::Competitor,
             record: &r,
             competitor_fields: &stored,
+            thin: false,
         }];
         let batch = to_batch("a", &row).unwrap();
         let mut columns = batch.columns().to_vec();
@@ -1078,6 +1270,88 @@ mod tests {
             vec![("/stored".into(), "string".into(), "as stored".into())]
         );
         assert_eq!(read[0].raw, &r.raw[..]);
+    }
+
+    /// A thin competitor row names its record and no more; read with the snapshot's
+    /// competitors object it is the whole row an older bundle stored, and read without
+    /// it, or with an object that lacks its record, it is an error naming the record.
+    #[test]
+    fn thin_competitor_rows_read_whole_from_the_competitors_object() {
+        let subject = record("NCT00000001", "subject text");
+        let mut label = record("set-1", "label");
+        label.family = crate::domain::Family::FdaLabel;
+        label.title = Some("Zelno".into());
+        label.retrieved_at = Some("2024-05-01".into());
+        label.fields = [
+            ("/set_id", "set-1"),
+            ("/openfda/brand_name/0", "Zelno"),
+            ("/adverse_reactions/0", "not kept"),
+        ]
+        .into_iter()
+        .map(|(locator, text)| TextField {
+            locator: locator.into(),
+            kind: "string",
+            text: text.into(),
+        })
+        .collect();
+        let kept = competitor_fields(&label);
+        let member = |role, record, thin| Member {
+            role,
+            record,
+            competitor_fields: if role == Role::Competitor {
+                &kept
+            } else {
+                &NO_FIELDS
+            },
+            thin,
+        };
+        let older = encode(
+            "a",
+            vec![
+                member(Role::Subject, &subject, false),
+                member(Role::Competitor, &label, false),
+            ],
+        )
+        .unwrap();
+        let thin = encode(
+            "a",
+            vec![
+                member(Role::Subject, &subject, false),
+                member(Role::Competitor, &label, true),
+            ],
+        )
+        .unwrap();
+        let object = encode(SOURCES, vec![member(Role::Competitor, &label, false)]).unwrap();
+        assert!(thin.len() < older.len());
+        let batches = |b: &Vec<u8>| decode(Bytes::from(b.clone()), "test").unwrap();
+        let competitors = Competitors::of(&batches(&object)).unwrap();
+        assert_eq!(competitors.len(), 1);
+        let whole = rows(&batches(&older)).unwrap();
+        assert_eq!(rows_with(&batches(&thin), &competitors).unwrap(), whole);
+        assert_eq!(whole[1].fields.len(), 2);
+        assert_eq!(whole[1].record_key, "set-1");
+        // the records table's batch: the same columns an older bundle stored
+        let made_whole = with_competitors(&batches(&thin)[0], &competitors).unwrap();
+        assert_eq!(made_whole.column_by_name("fields").unwrap().len(), 2);
+        for name in &COLUMNS[..12] {
+            assert_eq!(
+                made_whole.column_by_name(name),
+                batches(&older)[0].column_by_name(name),
+                "{name}"
+            );
+        }
+        for missing in [
+            Competitors::default(),
+            Competitors::of(&batches(
+                &encode(SOURCES, vec![member(Role::Competitor, &subject, false)]).unwrap(),
+            ))
+            .unwrap(),
+        ] {
+            let err = rows_with(&batches(&thin), &missing).unwrap_err();
+            let shown = format!("{err}: {}", std::error::Error::source(&err).unwrap());
+            assert!(shown.contains(&label.source_id()), "{shown}");
+            assert!(with_competitors(&batches(&thin)[0], &missing).is_err());
+        }
     }
 
     /// Raw bytes that no longer read as their media type says are an error naming the

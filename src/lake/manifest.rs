@@ -25,6 +25,12 @@ pub struct SnapshotManifest {
     /// One object holding every record of the snapshot in full (role `source`), so no
     /// record's bytes are lost when it belongs to no asset or only rides as a competitor.
     pub sources_bundle: Hash256,
+    /// One object holding every competitor record once, with the fields its competitor
+    /// rows keep: an asset bundle's competitor rows name their records and no more
+    /// ([`Member::thin`](crate::lake::bundle::Member::thin)). None in a snapshot written
+    /// before, whose asset bundles hold their competitors whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub competitors_bundle: Option<Hash256>,
     /// The catalog: every source record of the snapshot, sorted by source id.
     pub sources: Vec<CatalogEntry>,
     /// Live snapshots: every family fetch of an asset that failed after retries.
@@ -87,6 +93,8 @@ struct WithoutMembers {
     portfolio: Portfolio,
     assets: BTreeMap<String, EntryWithoutMembers>,
     sources_bundle: Hash256,
+    #[serde(default)]
+    competitors_bundle: Option<Hash256>,
     sources: Vec<CatalogEntry>,
     #[serde(default)]
     fetch_failures: Vec<FetchFailure>,
@@ -127,6 +135,7 @@ impl SnapshotManifest {
                 })
                 .collect(),
             sources_bundle: m.sources_bundle,
+            competitors_bundle: m.competitors_bundle,
             sources: m.sources,
             fetch_failures: m.fetch_failures,
             capped_searches: m.capped_searches,

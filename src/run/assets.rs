@@ -168,11 +168,12 @@ impl Step<'_> {
             crate::snapshot::read_bundle(self.lake, bundle_hash, &format!("asset {asset}")).await?;
         let (catalog, manifest, client) =
             (p.catalog.clone(), p.manifest.clone(), self.client.clone());
+        let competitors = p.competitors.clone();
         let judge = self.judge.clone();
         let (asset_id, run_id, book) = (asset.clone(), p.run_id.clone(), p.book.clone());
         let handle = tokio::runtime::Handle::current();
         let r = crate::blocking(move || {
-            let rows = bundle::rows(&batches)?;
+            let rows = bundle::rows_with(&batches, &competitors)?;
             let llm_fn = |input: &Input<'_>, out: &Output| match &client {
                 Some(c) => c.claims(input, out, &handle),
                 None => Ok((vec![], 0, 0)),

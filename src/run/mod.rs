@@ -289,6 +289,8 @@ pub(crate) struct Pinned {
     pub manifest: Arc<SnapshotManifest>,
     /// The snapshot's catalog (no text: each asset's text comes from its bundle).
     pub catalog: Arc<Evidence>,
+    /// The snapshot's competitor records, which its bundles' competitor rows name.
+    pub competitors: Arc<crate::lake::bundle::Competitors>,
     pub model: Option<String>,
     /// The assets of this invocation with their bundles, by asset id.
     pub assets: Vec<(String, Hash256)>,
@@ -402,11 +404,13 @@ async fn pin(lake: &Lake, opts: &Options) -> Result<Pinned, Error> {
         .filter(|(a, _)| opts.shard.is_none_or(|sh| sh.holds(a)))
         .map(|(a, e)| (a.clone(), e.bundle.clone()))
         .collect();
+    let competitors = crate::snapshot::competitors(lake, &manifest).await?;
     Ok(Pinned {
         run_id,
         snapshot_id,
         manifest: Arc::new(manifest),
         catalog: Arc::new(ev),
+        competitors,
         model,
         assets,
         book: opts.assumptions.clone(),

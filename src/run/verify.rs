@@ -72,6 +72,8 @@ pub async fn scopes(
         .iter()
         .map(|a| (a.id.as_str(), a))
         .collect();
+    let competitors = snapshot::competitors(lake, manifest).await?;
+    let competitors = &*competitors;
     let wanted = assets
         .iter()
         .filter_map(|id| Some((id, manifest.assets.get(id)?, *by_id.get(id.as_str())?)));
@@ -89,7 +91,7 @@ pub async fn scopes(
     while let Some(chunk) = chunks.next().await {
         let chunk = chunk.into_iter().collect::<Result<Vec<_>, Error>>()?;
         let scopes = chunk.into_par_iter().map(|(id, entry, asset, batches)| {
-            let rows = bundle::rows(&batches)?;
+            let rows = bundle::rows_with(&batches, competitors)?;
             let families: BTreeMap<_, _> =
                 entry.families.iter().map(|(f, o)| (*f, o.status)).collect();
             let claims = reason::extractive(&Input::new(asset, &families, &rows)).claims;

@@ -18,6 +18,7 @@ use tracing::info;
 use crate::Error;
 use crate::lake::Lake;
 use crate::lake::bundle;
+use crate::lake::bundle::NO_FIELDS;
 use crate::lake::manifest::{
     AssetEntry, CatalogEntry, Diagnostics, FORMAT, Member, SnapshotManifest,
 };
@@ -168,7 +169,8 @@ pub fn build(
                         .map(|(role, i)| bundle::Member {
                             role: *role,
                             record: &imported.records[*i],
-                            competitor_fields: &competitor_fields[*i],
+                            competitor_fields: &NO_FIELDS,
+                            thin: *role == resolve::Role::Competitor,
                         })
                         .collect();
                     encode(asset.id.as_str(), members)
@@ -188,7 +190,8 @@ pub fn build(
                 .map(|record| bundle::Member {
                     role: resolve::Role::Source,
                     record,
-                    competitor_fields: &bundle::NO_FIELDS,
+                    competitor_fields: &NO_FIELDS,
+                    thin: false,
                 })
                 .collect();
             let out = encode(bundle::SOURCES, all);
@@ -196,10 +199,31 @@ pub fn build(
                 sources_object = t.elapsed().as_secs_f64(),
                 "import phases (s)"
             );
-            out
+            let t = Instant::now();
+            let competitors = imported
+                .records
+                .iter()
+                .zip(&competitor_fields)
+                .zip(&is_competitor)
+                .filter(|(_, competitor)| **competitor)
+                .map(|((record, kept), _)| bundle::Member {
+                    role: resolve::Role::Competitor,
+                    record,
+                    competitor_fields: kept,
+                    thin: false,
+                })
+                .collect();
+            let competitors = encode(bundle::SOURCES, competitors);
+            tracing::debug!(
+                competitors_object = t.elapsed().as_secs_f64(),
+                "import phases (s)"
+            );
+            (out, competitors)
         },
     );
+    let (sources, competitors) = sources;
     let (sources, _) = sources?;
+    let (competitors, _) = competitors?;
     // each record's id made once, and shared by every member entry naming it
     let source_ids: Vec<std::sync::Arc<str>> = imported
         .records
@@ -232,6 +256,7 @@ pub fn build(
         portfolio: portfolio.clone(),
         assets,
         sources_bundle: sources,
+        competitors_bundle: Some(competitors),
         sources: imported
             .records
             .iter()
@@ -368,6 +393,19 @@ pub async fn read_bundle(
     let bytes = lake.get_object(hash).await?;
     let what = format!("{} ({label})", Lake::object_key(hash));
     crate::blocking(move || Ok(bundle::decode(bytes, &what)?)).await
+}
+
+/// The snapshot's competitor records ([`bundle::Competitors`]), read once for every
+/// bundle a command reads: empty for a snapshot written before competitors objects.
+pub async fn competitors(
+    lake: &Lake,
+    manifest: &SnapshotManifest,
+) -> Result<std::sync::Arc<bundle::Competitors>, Error> {
+    let Some(hash) = &manifest.competitors_bundle else {
+        return Ok(Default::default());
+    };
+    let batches = read_bundle(lake, hash, "competitors").await?;
+    crate::blocking(move || Ok(std::sync::Arc::new(bundle::Competitors::of(&batches)?))).await
 }
 
 /// Reads and verifies a manifest by id, or `latest`.

@@ -43,15 +43,17 @@ pub struct AssetStats {
     pub tokens_distilled: usize,
 }
 
-/// Distills one asset's bundle; `dump` receives all its spans (for comparisons).
+/// Distills one asset's bundle (its competitor rows made whole from the snapshot's
+/// `competitors`); `dump` receives all its spans (for comparisons).
 pub fn distill_bundle(
     asset: &str,
     batches: &[datafusion::arrow::array::RecordBatch],
+    competitors: &bundle::Competitors,
     query: &str,
     budget: usize,
     dump: Option<&Path>,
 ) -> Result<(Vec<Distilled>, AssetStats), Error> {
-    let rows = bundle::rows(batches)?;
+    let rows = bundle::rows_with(batches, competitors)?;
     let all: Vec<Span> = rows
         .iter()
         .flat_map(|r| spans::spans_of(&r.source_id, &r.url, &r.fields))
@@ -133,6 +135,7 @@ pub async fn run(
     // (reads go through the runtime): an index leaves its storage to the next one built
     // on its thread (`bm25::Bm25`), and with a task per bundle the pool spread the real
     // corpus's seventeen bundles over four threads, each starting cold.
+    let competitors = crate::snapshot::competitors(lake, &manifest).await?;
     let (lake, runtime) = (lake.clone(), tokio::runtime::Handle::current());
     let (assets, query) = (assets.to_vec(), query.to_string());
     let dump = dump.map(Path::to_path_buf);
@@ -148,6 +151,7 @@ pub async fn run(
             out.push(distill_bundle(
                 asset,
                 &batches,
+                &competitors,
                 &query,
                 budget,
                 dump.as_deref(),
