@@ -52,6 +52,53 @@ pub enum LakeError {
     },
 }
 
+/// Writes `bytes` at `path` unless a file is there: to a file of its own beside it
+/// first, then linked in place, so no reader sees a partial object and, of two writers
+/// of one object, one links it and the other finds it there (both success: an object's
+/// name is its content's hash). Missing directories are made.
+fn put_file_if_absent(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::{ErrorKind, Write};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static STAGED: AtomicU64 = AtomicU64::new(0);
+    if std::fs::symlink_metadata(path).is_ok() {
+        return Ok(());
+    }
+    let mut staged = path.as_os_str().to_owned();
+    staged.push(format!(
+        ".{}-{}.staged",
+        std::process::id(),
+        STAGED.fetch_add(1, Ordering::Relaxed)
+    ));
+    let staged = std::path::PathBuf::from(staged);
+    let create = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&staged)
+    };
+    let mut file = match create() {
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            create()?
+        }
+        other => other?,
+    };
+    let linked = file
+        .write_all(bytes)
+        .and_then(|()| {
+            drop(file);
+            std::fs::hard_link(&staged, path)
+        })
+        .or_else(|e| match e.kind() {
+            ErrorKind::AlreadyExists => Ok(()),
+            _ => Err(e),
+        });
+    let removed = std::fs::remove_file(&staged);
+    linked.and(removed)
+}
+
 /// A lake: a store plus the prefix under which the lake layout of the README lives.
 #[derive(Clone, Debug)]
 pub struct Lake {
@@ -227,6 +274,33 @@ impl Lake {
                 source,
             }),
         }
+    }
+
+    /// [`put_if_absent`](Lake::put_if_absent) from a thread outside the runtime (a
+    /// snapshot's encoders). A local lake's object is written here, on the calling
+    /// thread: through the store, each of a snapshot's bundles went to the runtime and
+    /// from there to a blocking thread, and was looked up again once written. Any other
+    /// store goes through `runtime`.
+    pub fn put_if_absent_blocking(
+        &self,
+        key: &str,
+        bytes: Bytes,
+        runtime: &tokio::runtime::Handle,
+    ) -> Result<(), LakeError> {
+        let Some(dir) = &self.local_dir else {
+            return runtime.block_on(self.put_if_absent(key, bytes));
+        };
+        let path = key
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .fold(dir.clone(), |p, part| p.join(part));
+        put_file_if_absent(&path, &bytes).map_err(|e| LakeError::Put {
+            key: key.to_string(),
+            source: object_store::Error::Generic {
+                store: "LocalFileSystem",
+                source: Box::new(e),
+            },
+        })
     }
 
     /// Overwrites a small mutable pointer (e.g. `snapshots/latest`); atomic per object.
@@ -492,6 +566,53 @@ impl std::io::Read for Hashing {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An object put from outside the runtime is written once, into directories made
+    /// for it, read back verified through the store, and leaves no staged file: a
+    /// second put of the key (the same content, by its name) keeps the first, and eight
+    /// threads putting one object at once all succeed with one object written.
+    #[tokio::test(flavor = "multi_thread")]
+    async fn an_object_put_from_outside_the_runtime_is_written_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let lake = Lake::open(dir.path().to_str().unwrap()).unwrap();
+        let body = Bytes::from_static(b"bundle bytes");
+        let hash = Hash256::of(&body);
+        let key = Lake::object_key(&hash);
+        let runtime = tokio::runtime::Handle::current();
+        let (l, k, b, rt) = (lake.clone(), key.clone(), body.clone(), runtime.clone());
+        let each = body.clone();
+        tokio::task::spawn_blocking(move || {
+            l.put_if_absent_blocking(&k, b, &rt).unwrap();
+            l.put_if_absent_blocking(&k, Bytes::from_static(b"other"), &rt)
+                .unwrap();
+            std::thread::scope(|s| {
+                for _ in 0..8 {
+                    s.spawn(|| l.put_if_absent_blocking(&k, each.clone(), &rt).unwrap());
+                }
+            });
+        })
+        .await
+        .unwrap();
+        assert_eq!(lake.get_object(&hash).await.unwrap(), body);
+        let files: Vec<_> = std::fs::read_dir(dir.path().join(&key).parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(files.len(), 1, "{files:?}");
+        // a key whose directory cannot be made is an error naming the key
+        std::fs::write(dir.path().join("objects/blocked"), b"a file").unwrap();
+        let (l, rt) = (lake.clone(), runtime.clone());
+        let err = tokio::task::spawn_blocking(move || {
+            l.put_if_absent_blocking("objects/blocked/x.parquet", Bytes::from_static(b"x"), &rt)
+        })
+        .await
+        .unwrap()
+        .unwrap_err();
+        assert!(
+            err.to_string().contains("objects/blocked/x.parquet"),
+            "{err}"
+        );
+    }
 
     /// Writes a one-byte object under each key.
     async fn put_keys(lake: &Lake, keys: &[&str]) {

@@ -100,8 +100,8 @@ impl BlobSink {
     fn put(&self, blob: Blob) -> Result<(Hash256, u64), Error> {
         let size = blob.bytes.len() as u64;
         let key = Lake::object_key(&blob.hash);
-        self.runtime
-            .block_on(self.lake.put_if_absent(&key, Bytes::from(blob.bytes)))?;
+        self.lake
+            .put_if_absent_blocking(&key, Bytes::from(blob.bytes), &self.runtime)?;
         Ok((blob.hash, size))
     }
 }
