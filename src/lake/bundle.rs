@@ -1,8 +1,10 @@
 //! Bundle encoding: one asset's records (its own and its competitors') as one Parquet
 //! file, a row per record with its exact raw bytes. A record's text fields are not
 //! stored beside its raw bytes: they are a pure function of them ([`fields_of`]), and
-//! every reader gets them from there ([`rows`]). A competitor row stores no raw bytes and
-//! the few fields it keeps ([`competitor_fields`]). The encoding is
+//! every reader gets them from there ([`rows`]). A competitor's record is stored once
+//! per snapshot, in its competitors object, with no raw bytes and the few fields it
+//! keeps ([`competitor_fields`]); an asset bundle's competitor row only names it
+//! ([`Member::thin`], [`rows_with`]). The encoding is
 //! deterministic (fixed row order, fixed writer properties, no timestamps), so equal
 //! content gives equal bytes and so an equal content address. Pure; no I/O.
 
@@ -46,8 +48,9 @@ pub enum BundleError {
     },
 }
 
-/// Columns of a bundle row, in order. `fields` is a list of (locator, kind, text): a
-/// competitor row's kept fields, and empty for every other row.
+/// Columns of a bundle row, in order. `fields` is a list of (locator, kind, text): the
+/// kept fields of a competitors object's row (or of an older bundle's competitor row),
+/// and empty for every other row.
 pub const COLUMNS: [&str; 14] = [
     "asset_id",
     "role",
@@ -748,6 +751,12 @@ impl Competitors {
             let (retrieved, cutoff, title, sha) = (retrieved?, cutoff?, title?, sha?);
             let opt = |a: &StringArray, i: usize| (!a.is_null(i)).then(|| a.value(i).to_string());
             let fields = rows(std::slice::from_ref(b))?;
+            if fields.len() != b.num_rows() {
+                return Err(BundleError::Decode {
+                    what: "the competitors object".into(),
+                    source: format!("{} of its {} rows read", fields.len(), b.num_rows()).into(),
+                });
+            }
             for (i, row) in fields.into_iter().enumerate() {
                 by_id.insert(
                     sid.value(i).to_string(),

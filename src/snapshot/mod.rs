@@ -119,8 +119,9 @@ pub fn build(
     let t = Instant::now();
     let selections = resolve::resolve(&portfolio.asset, &imported.records);
     tracing::debug!(resolve = t.elapsed().as_secs_f64(), "import phases (s)");
-    // A competitor row keeps some of a label's fields: found once per label here, not
-    // once per bundle the label is a competitor in.
+    // A competitor keeps some of a label's fields, in the snapshot's competitors object:
+    // each label that is a competitor of any asset is stored there once, and the
+    // bundles' competitor rows name it.
     let is_competitor: Vec<bool> = {
         let mut seen = vec![false; imported.records.len()];
         for sel in &selections {
@@ -142,9 +143,9 @@ pub fn build(
             }
         })
         .collect();
-    // Nothing reads a record's fields after this (a bundle stores its raw bytes, and a
-    // competitor row the fields just kept): freed now, their memory serves the encoders
-    // instead of fresh pages.
+    // Nothing reads a record's fields after this (a bundle stores its raw bytes, and the
+    // competitors object the fields just kept): freed now, their memory serves the
+    // encoders instead of fresh pages.
     imported
         .records
         .par_iter_mut()
@@ -154,7 +155,8 @@ pub fn build(
         let blob = Blob::of(bundle::encode(asset, members)?);
         sink.put(blob)
     };
-    // The per-asset bundles and the sources object encode side by side on the pool.
+    // The per-asset bundles, and the sources and competitors objects, encode side by
+    // side on the pool.
     let (encoded, sources): (Vec<Result<(Hash256, u64), Error>>, _) = rayon::join(
         || {
             let t = Instant::now();
