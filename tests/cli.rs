@@ -417,6 +417,56 @@ fn a_tampered_bundle_is_refused_with_exit_2_naming_the_object() {
     assert!(err.contains(&name) && err.contains("corrupt"), "{err}");
 }
 
+/// The canonical bytes are written in pieces side by side; they must be what
+/// `serde_json` writes for the whole manifest, whatever is set or empty, or the ids of
+/// every snapshot would change.
+#[test]
+fn a_manifest_written_in_pieces_is_the_manifest_written_whole() {
+    use dossier::lake::manifest::{CappedSearch, SnapshotManifest};
+    let lake = fixture_snapshot();
+    let id = std::fs::read_to_string(lake.path().join("snapshots/latest")).unwrap();
+    let id = id.trim();
+    let stored = std::fs::read(lake.path().join("snapshots").join(format!("{id}.json"))).unwrap();
+    let fixture: SnapshotManifest = serde_json::from_slice(&stored).unwrap();
+    assert!(!fixture.fetch_failures.is_empty() && fixture.competitors_bundle.is_some());
+    assert_eq!(fixture.canonical(), stored);
+    let whole = |m: &SnapshotManifest| serde_json::to_vec(m).unwrap();
+    // more assets than pieces, with names that need escaping and sort apart
+    let mut many = fixture.clone();
+    let entry = many.assets.values().next().unwrap().clone();
+    for i in 0..37 {
+        many.assets
+            .insert(format!("asset \"{i}\" é\n"), entry.clone());
+    }
+    many.competitors_bundle = None;
+    many.capped_searches.push(CappedSearch {
+        asset: "x".into(),
+        family: dossier::domain::Family::Pubmed,
+        url: "https://x.example/?q=1".into(),
+        fetched: 3,
+        total: None,
+        cap: "pubmed_max = 3".into(),
+    });
+    let mut empty = fixture.clone();
+    empty.assets.clear();
+    empty.sources.clear();
+    empty.fetch_failures.clear();
+    let mut one = fixture.clone();
+    one.assets
+        .retain(|k, _| k == fixture.assets.keys().next().unwrap());
+    for m in [&fixture, &many, &empty, &one] {
+        let canonical = m.canonical();
+        assert_eq!(
+            String::from_utf8_lossy(&canonical),
+            String::from_utf8_lossy(&whole(m))
+        );
+        assert_eq!(
+            &serde_json::from_slice::<SnapshotManifest>(&canonical).unwrap(),
+            m
+        );
+    }
+}
+
 /// A manifest is read as it streams in and hashed on the way: one altered byte (a run, a
 /// verify) or a truncated file is refused with exit 2 naming it, and nothing is written.
 #[test]

@@ -2,12 +2,19 @@
 //! paragraphs, list items, table cells, quotes) with its whitespace collapsed as a
 //! browser shows it, and an element path as locator. Scripts and styles are never text.
 
+use std::fmt::Write as _;
+use std::sync::LazyLock;
+
 use scraper::{ElementRef, Html, Selector};
 
 use crate::domain::TextField;
 
 const BLOCKS: &str =
     "title, h1, h2, h3, h4, h5, h6, p, li, td, th, dt, dd, blockquote, pre, figcaption, caption";
+
+/// [`BLOCKS`] parsed once, not once per page.
+static BLOCK_SELECTOR: LazyLock<Selector> =
+    LazyLock::new(|| Selector::parse(BLOCKS).expect("static selector is valid"));
 
 /// How deep elements may nest, as in browsers (Blink builds no deeper than 512). The
 /// tree builder scans the stack of open elements for many start tags, so a page of
@@ -18,10 +25,9 @@ pub const MAX_DEPTH: usize = 512;
 pub fn leaves(source: &str) -> (Option<String>, Vec<TextField>) {
     let capped = cap_depth(source, MAX_DEPTH);
     let doc = Html::parse_document(capped.as_deref().unwrap_or(source));
-    let blocks = Selector::parse(BLOCKS).expect("static selector is valid");
     let mut title = None;
     let mut out = Vec::new();
-    for el in doc.select(&blocks) {
+    for el in doc.select(&BLOCK_SELECTOR) {
         let text = visible_text(el);
         if text.is_empty() {
             continue;
@@ -40,7 +46,7 @@ pub fn leaves(source: &str) -> (Option<String>, Vec<TextField>) {
 
 fn visible_text(el: ElementRef<'_>) -> String {
     use ego_tree::iter::Edge;
-    let mut words = Vec::new();
+    let mut words = String::new();
     // one walk of the block's subtree; text under a script, style, noscript or template
     // is skipped by counting how many such elements are open
     let mut hidden = 0usize;
@@ -49,7 +55,12 @@ fn visible_text(el: ElementRef<'_>) -> String {
             Edge::Open(node) => match node.value() {
                 scraper::Node::Element(e) if is_hidden(e.name()) => hidden += 1,
                 scraper::Node::Text(t) if hidden == 0 => {
-                    words.extend(t.split_whitespace().map(str::to_string))
+                    for word in t.split_whitespace() {
+                        if !words.is_empty() {
+                            words.push(' ');
+                        }
+                        words.push_str(word);
+                    }
                 }
                 _ => {}
             },
@@ -62,7 +73,7 @@ fn visible_text(el: ElementRef<'_>) -> String {
             }
         }
     }
-    words.join(" ")
+    words
 }
 
 fn is_hidden(name: &str) -> bool {
@@ -214,11 +225,14 @@ fn element_path(el: ElementRef<'_>) -> String {
             .filter_map(ElementRef::wrap)
             .filter(|s| s.value().name() == name)
             .count();
-        parts.push(format!("{name}[{pos}]"));
+        parts.push((name, pos));
         cur = e.parent().and_then(ElementRef::wrap);
     }
-    parts.reverse();
-    format!("html:/{}", parts.join("/"))
+    let mut out = String::from("html:");
+    for (name, pos) in parts.iter().rev() {
+        let _ = write!(out, "/{name}[{pos}]");
+    }
+    out
 }
 
 #[cfg(test)]

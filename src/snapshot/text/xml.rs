@@ -3,6 +3,7 @@
 //! Locators are XPath-like with 1-based sibling positions: `/a[1]/b[2]/@c`.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::ops::Range;
 
 use quick_xml::Reader;
@@ -81,7 +82,7 @@ pub fn leaves(bytes: &[u8]) -> Result<Vec<XmlLeaf>, TextError> {
                     direct: false,
                     children: HashMap::new(),
                 };
-                locator.push_str(&format!("/{name}[{n}]"));
+                let _ = write!(locator, "/{name}[{n}]");
                 path.push('/');
                 path.push_str(&name);
                 for attr in e.attributes() {
