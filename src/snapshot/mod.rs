@@ -369,7 +369,7 @@ pub async fn write(
 /// bytes and their hash, the snapshot id, and the `catalog` and `asset_families` tables
 /// of that id. The manifest is serialized once, and the same bytes are written last (at
 /// 10,000 synthetic assets it is 2 GB of JSON).
-pub struct Encoded {
+struct Encoded {
     id: Hash256,
     manifest: Vec<u8>,
     catalog: Vec<u8>,
@@ -378,7 +378,7 @@ pub struct Encoded {
 
 impl Encoded {
     /// Serializes the manifest, then encodes the two tables side by side, on the pool.
-    pub fn of(manifest: &SnapshotManifest) -> Result<Encoded, Error> {
+    fn of(manifest: &SnapshotManifest) -> Result<Encoded, Error> {
         let bytes = manifest.canonical();
         let id = Hash256::of(&bytes);
         let (catalog, asset_families) = rayon::join(

@@ -505,15 +505,16 @@ fn read_input(
         path: path.to_owned(),
         source,
     };
+    let too_large = |size: u64| ImportError::TooLarge {
+        file: rel.clone(),
+        size,
+        limit: MAX_FILE_BYTES,
+    };
     // opened once: its size and its bytes come from the same handle
     let mut file = std::fs::File::open(path).map_err(read_err)?;
     let size = file.metadata().map_err(read_err)?.len();
     if size > MAX_FILE_BYTES {
-        return Err(ImportError::TooLarge {
-            file: rel,
-            size,
-            limit: MAX_FILE_BYTES,
-        });
+        return Err(too_large(size));
     }
     let mut buf = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
     // a file that grew after its size was read is still read whole, up to the limit
@@ -522,11 +523,7 @@ fn read_input(
         .read_to_end(&mut buf)
         .map_err(read_err)?;
     if buf.len() as u64 > MAX_FILE_BYTES {
-        return Err(ImportError::TooLarge {
-            file: rel,
-            size: buf.len() as u64,
-            limit: MAX_FILE_BYTES,
-        });
+        return Err(too_large(buf.len() as u64));
     }
     drop(file);
     let bytes = Bytes::from(buf);
