@@ -130,9 +130,9 @@ pub const SOURCES: &str = "*";
 /// encoder for about as long as the asset bundles together (a 2.6 MB companyfacts
 /// record is one page). With LZ4 the real corpus's objects take 1.33 MB instead of
 /// 1.02, and the synthetic corpus's 7.8 MB instead of 7.4.
-static PROPS: LazyLock<WriterProperties> = LazyLock::new(|| writer_props(Compression::LZ4_RAW));
+static PROPS: LazyLock<WriterProperties> = LazyLock::new(writer_props);
 
-fn writer_props(large: Compression) -> WriterProperties {
+fn writer_props() -> WriterProperties {
     let mut props = WriterProperties::builder()
         .set_created_by("dossier bundle v1".to_string())
         .set_compression(Compression::UNCOMPRESSED)
@@ -155,8 +155,8 @@ fn writer_props(large: Compression) -> WriterProperties {
             // Nothing prunes on the bounds of raw bytes or text; computing them compared
             // every value with the bounds so far.
             props = props.set_column_statistics_enabled(path.clone(), EnabledStatistics::None);
-            props = props.set_column_compression(path.clone(), large);
-        } else if DICTIONARY_COLUMNS.contains(&leaf) {
+        }
+        if DICTIONARY_COLUMNS.contains(&leaf) {
             props = props.set_column_dictionary_enabled(path.clone(), true);
         } else {
             props = props.set_column_compression(path.clone(), Compression::LZ4_RAW);
