@@ -6,6 +6,8 @@
 //! short acronyms matter in this domain). idf = ln((N - df + 0.5) / (df + 0.5) + 1).
 
 use std::hash::BuildHasher;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use hashbrown::HashTable;
 
@@ -213,16 +215,25 @@ impl Postings {
 /// distinct term has one entry in a hash table that also holds its postings' head, and
 /// every (term, document) pair is one node in one array, chained to the term's previous
 /// document: an occurrence costs one table probe and one write, with nothing to sort or
-/// lay out after the last document.
+/// lay out after the last document. A large text is indexed as consecutive runs of
+/// documents side by side, one run per thread of the pool, each with its own tables; a
+/// query adds up a term's postings over the runs, so the ranking is the one a single
+/// table gives, to the bit.
 #[derive(Debug)]
 pub struct Bm25 {
     avg_len: f64,
-    store: Store,
+    /// How many documents the index holds.
+    docs: usize,
+    /// The runs' storage, in document order.
+    runs: Vec<Store>,
 }
 
-/// An index's storage.
+/// The index of one run of documents.
 #[derive(Debug, Default)]
 struct Store {
+    /// The number of the run's first document.
+    first: u32,
+    /// The term count of each document of the run.
     lengths: Vec<u32>,
     /// The text of every distinct term over 16 bytes, end to end.
     arena: String,
@@ -240,8 +251,10 @@ struct Store {
 }
 
 impl Store {
-    /// Empties the storage, keeping its memory, for a build over `bytes` of text.
-    fn reset(&mut self, bytes: usize) {
+    /// Empties the storage, keeping its memory, for a run from document `first` over
+    /// `bytes` of text.
+    fn reset(&mut self, first: u32, bytes: usize) {
+        self.first = first;
         self.lengths.clear();
         self.arena.clear();
         self.table.clear();
@@ -254,20 +267,100 @@ impl Store {
         self.nodes.clear();
         self.nodes.reserve(bytes / 10);
     }
+
+    /// Indexes `docs`, the run of documents from number `first`.
+    fn index(&mut self, first: usize, docs: &[&str]) {
+        self.reset(first as u32, docs.iter().map(|d| d.len()).sum());
+        let mut buf = LOWER.take();
+        for (d, text) in docs.iter().enumerate() {
+            lower_into(text, &mut buf);
+            let doc = (first + d) as u32;
+            let mut length = 0u32;
+            each_term(&buf, |t, key| {
+                length += 1;
+                self.add(t, key, doc);
+            });
+            self.lengths.push(length);
+        }
+        LOWER.set(buf);
+    }
+
+    /// Counts one occurrence of term `t` (of [`Key`] `key`) in document `doc`,
+    /// documents coming in ascending order.
+    #[inline]
+    fn add(&mut self, t: &str, key: Key, doc: u32) {
+        let Store {
+            short,
+            medium,
+            table,
+            arena,
+            nodes,
+            ..
+        } = self;
+        let post = match key {
+            Key::Short(key) => short_entry(short, key),
+            Key::Medium(low, high) => medium_entry(medium, (low, high)),
+            Key::Long => long_entry(table, arena, t),
+        };
+        if post.last == doc {
+            nodes[post.head as usize].1 += 1;
+        } else {
+            nodes.push((doc, 1, post.head));
+            *post = Postings {
+                last: doc,
+                head: nodes.len() as u32 - 1,
+            };
+        }
+    }
+
+    /// The postings of a term in this run, if it has the term.
+    fn lookup(&self, t: &str) -> Option<Postings> {
+        match key_of(t) {
+            Key::Short(key) => self
+                .short
+                .find(hash_packed(key), |e| e.0 == key)
+                .map(|e| e.1),
+            Key::Medium(low, high) => self
+                .medium
+                .find(hash_medium((low, high)), |e| e.0 == (low, high))
+                .map(|e| e.1),
+            Key::Long => {
+                let hash = hash_of(t);
+                self.table
+                    .find(hash, |e| {
+                        e.0 == hash && &self.arena[e.1.0 as usize..e.1.1 as usize] == t
+                    })
+                    .map(|e| e.2)
+            }
+        }
+    }
 }
 
+/// The text of a run of documents. Smaller runs share a text out more evenly; but a
+/// text of two runs of 16 KiB was slower to index than in one run, because the run the
+/// other thread took began late and ran on its cold caches: with 16 KiB, the synthetic
+/// corpus's bundles (36 KB of text each) took 107-130 us per asset against 80-91 in one
+/// run; with 32 KiB they stay whole, and the real corpus's mean fell from 205-218 us to
+/// 152-166 (`bench/bm25_compare.sh`).
+const RUN_BYTES: usize = 32 << 10;
+/// The most runs an index is cut into, and the most storages a thread keeps.
+const MAX_RUNS: usize = 64;
+
 thread_local! {
-    /// A build's lower-cased text, kept for the next build.
+    /// A run's lower-cased text, kept for the next run indexed on this thread.
     static LOWER: std::cell::Cell<String> = const { std::cell::Cell::new(String::new()) };
     /// The storage of the last index dropped on this thread, emptied by the next build:
     /// `distill` builds and drops one index per asset, and fresh storage was mapped,
     /// faulted in page by page and unmapped again for each.
-    static SPARE: std::cell::Cell<Option<Store>> = const { std::cell::Cell::new(None) };
+    static SPARE: std::cell::Cell<Vec<Store>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 impl Drop for Bm25 {
     fn drop(&mut self) {
-        SPARE.set(Some(std::mem::take(&mut self.store)));
+        let mut spare = SPARE.take();
+        spare.append(&mut self.runs);
+        spare.truncate(MAX_RUNS);
+        SPARE.set(spare);
     }
 }
 
@@ -350,90 +443,87 @@ fn long_entry<'a>(
 }
 
 impl Bm25 {
+    /// The index of `docs`. On a thread of the pool, a text of more than one
+    /// [`RUN_BYTES`] is indexed in runs of about that size, shared with the pool's other
+    /// threads; elsewhere, in one run.
     pub fn build<'a, I>(docs: I) -> Bm25
     where
         I: IntoIterator<Item = &'a str>,
-        I::IntoIter: Clone,
     {
-        let docs = docs.into_iter();
-        let bytes: usize = docs.clone().map(str::len).sum();
-        let mut store = SPARE.take().unwrap_or_default();
-        store.reset(bytes);
-        let mut index = Bm25 {
-            avg_len: 0.0,
-            store,
+        let docs: Vec<&str> = docs.into_iter().collect();
+        let bytes: usize = docs.iter().map(|d| d.len()).sum();
+        let runs = match rayon::current_thread_index() {
+            Some(_) => (bytes / RUN_BYTES).clamp(1, MAX_RUNS),
+            None => 1,
         };
-        let mut buf = LOWER.take();
-        for (d, text) in docs.enumerate() {
-            lower_into(text, &mut buf);
-            let mut length = 0u32;
-            each_term(&buf, |t, key| {
-                length += 1;
-                index.add(t, key, d as u32);
-            });
-            index.store.lengths.push(length);
-        }
-        LOWER.set(buf);
-        let lengths = &index.store.lengths;
-        let total: u64 = lengths.iter().map(|l| *l as u64).sum();
-        index.avg_len = if lengths.is_empty() {
-            0.0
-        } else {
-            total as f64 / lengths.len() as f64
-        };
-        index
+        Bm25::build_in_runs(&docs, runs)
     }
 
-    /// Counts one occurrence of term `t` (of [`Key`] `key`) in document `doc`,
-    /// documents coming in ascending order.
-    #[inline]
-    fn add(&mut self, t: &str, key: Key, doc: u32) {
-        let Store {
-            short,
-            medium,
-            table,
-            arena,
-            nodes,
-            ..
-        } = &mut self.store;
-        let post = match key {
-            Key::Short(key) => short_entry(short, key),
-            Key::Medium(low, high) => medium_entry(medium, (low, high)),
-            Key::Long => long_entry(table, arena, t),
-        };
-        if post.last == doc {
-            nodes[post.head as usize].1 += 1;
-        } else {
-            nodes.push((doc, 1, post.head));
-            *post = Postings {
-                last: doc,
-                head: nodes.len() as u32 - 1,
-            };
-        }
-    }
-
-    /// The postings of a term, if the index has it.
-    fn lookup(&self, t: &str) -> Option<Postings> {
-        match key_of(t) {
-            Key::Short(key) => self
-                .store
-                .short
-                .find(hash_packed(key), |e| e.0 == key)
-                .map(|e| e.1),
-            Key::Medium(low, high) => self
-                .store
-                .medium
-                .find(hash_medium((low, high)), |e| e.0 == (low, high))
-                .map(|e| e.1),
-            Key::Long => {
-                let hash = hash_of(t);
-                self.store
-                    .table
-                    .find(hash, |e| {
-                        e.0 == hash && &self.store.arena[e.1.0 as usize..e.1.1 as usize] == t
-                    })
-                    .map(|e| e.2)
+    /// The index of `docs` in up to `runs` runs of about equal text. This thread and as
+    /// many of the pool's as there are runs to share each take the next run not yet
+    /// taken. On a thread of the pool, the helpers wait in its own queue: when a helper
+    /// has not been taken by another thread by the time this thread has taken the last
+    /// run, this thread finds it there and ends it at once. A build then never waits
+    /// for a thread to wake, only for a run another thread has begun. Called from
+    /// outside the pool, it waits for the helpers to be taken.
+    fn build_in_runs(docs: &[&str], runs: usize) -> Bm25 {
+        let bytes: usize = docs.iter().map(|d| d.len()).sum();
+        // a run ends before the first document past its share of the text
+        let mut cuts = vec![0];
+        let mut before = 0;
+        for (i, d) in docs.iter().enumerate() {
+            if cuts.len() < runs && i > cuts[cuts.len() - 1] && before * runs >= bytes * cuts.len()
+            {
+                cuts.push(i);
             }
+            before += d.len();
+        }
+        cuts.push(docs.len());
+        let mut spare = SPARE.take();
+        let stores: Vec<Mutex<Store>> = cuts[1..]
+            .iter()
+            .map(|_| Mutex::new(spare.pop().unwrap_or_default()))
+            .collect();
+        SPARE.set(spare);
+        let next = AtomicUsize::new(0);
+        let work = || {
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&[from, to]) = cuts.get(i..i + 2) else {
+                    break;
+                };
+                let mut store = stores[i].lock().unwrap_or_else(PoisonError::into_inner);
+                store.index(from, &docs[from..to]);
+            }
+        };
+        let helpers = stores.len().min(rayon::current_num_threads()) - 1;
+        if helpers == 0 {
+            work();
+        } else {
+            rayon::in_place_scope(|scope| {
+                for _ in 0..helpers {
+                    scope.spawn(|_| work());
+                }
+                work();
+            });
+        }
+        let runs: Vec<Store> = stores
+            .into_iter()
+            .map(|s| s.into_inner().unwrap_or_else(PoisonError::into_inner))
+            .collect();
+        let total: u64 = runs
+            .iter()
+            .flat_map(|s| &s.lengths)
+            .map(|l| *l as u64)
+            .sum();
+        Bm25 {
+            avg_len: if docs.is_empty() {
+                0.0
+            } else {
+                total as f64 / docs.len() as f64
+            },
+            docs: docs.len(),
+            runs,
         }
     }
 
@@ -441,50 +531,80 @@ impl Bm25 {
     /// order of document.
     #[cfg(test)]
     fn postings_of(&self, t: &str) -> Vec<(u32, u32)> {
-        let mut out: Vec<(u32, u32)> = self
-            .lookup(t)
-            .iter()
-            .flat_map(|p| p.iter(&self.store.nodes).map(|(d, f, _)| (d, f)))
-            .collect();
-        out.reverse();
+        let mut out = Vec::new();
+        for run in &self.runs {
+            let mut of_run: Vec<(u32, u32)> = run
+                .lookup(t)
+                .iter()
+                .flat_map(|p| p.iter(&run.nodes).map(|(d, f, _)| (d, f)))
+                .collect();
+            of_run.reverse();
+            out.extend(of_run);
+        }
         out
     }
 
-    /// How many distinct terms the index holds.
+    /// How many term entries the index holds, over all its runs.
     #[cfg(test)]
     fn terms(&self) -> usize {
-        self.store.short.len() + self.store.medium.len() + self.store.table.len()
+        self.runs
+            .iter()
+            .map(|r| r.short.len() + r.medium.len() + r.table.len())
+            .sum()
+    }
+
+    /// The term count of every document, in order.
+    #[cfg(test)]
+    fn lengths(&self) -> Vec<u32> {
+        self.runs.iter().flat_map(|r| r.lengths.clone()).collect()
+    }
+
+    /// Whether the index holds term `t`.
+    #[cfg(test)]
+    fn has(&self, t: &str) -> bool {
+        self.runs.iter().any(|r| r.lookup(t).is_some())
     }
 
     pub fn len(&self) -> usize {
-        self.store.lengths.len()
+        self.docs
     }
 
     pub fn is_empty(&self) -> bool {
-        self.store.lengths.is_empty()
+        self.docs == 0
     }
 
     /// Documents with a positive score, best first (ties by document order).
     pub fn search(&self, query: &str) -> Vec<(usize, f64)> {
-        let n = self.store.lengths.len() as f64;
-        let mut scores = vec![0.0f64; self.store.lengths.len()];
+        let n = self.docs as f64;
+        let mut scores = vec![0.0f64; self.docs];
         let mut seen: Vec<String> = Vec::new();
+        let mut found: Vec<(&Store, Postings)> = Vec::new();
         for t in terms(query) {
             if seen.contains(&t) {
                 continue;
             }
-            let post = self.lookup(&t);
+            found.clear();
+            found.extend(
+                self.runs
+                    .iter()
+                    .filter_map(|run| run.lookup(&t).map(|p| (run, p))),
+            );
             seen.push(t);
-            let Some(post) = post else {
+            if found.is_empty() {
                 continue;
-            };
-            let df = post.iter(&self.store.nodes).count() as f64;
+            }
+            let df = found
+                .iter()
+                .map(|(run, p)| p.iter(&run.nodes).count())
+                .sum::<usize>() as f64;
             let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
-            for (d, f, _) in post.iter(&self.store.nodes) {
-                let f = f as f64;
-                let norm =
-                    1.0 - B + B * self.store.lengths[d as usize] as f64 / self.avg_len.max(1e-9);
-                scores[d as usize] += idf * f * (K1 + 1.0) / (f + K1 * norm);
+            for (run, post) in &found {
+                for (d, f, _) in post.iter(&run.nodes) {
+                    let f = f as f64;
+                    let length = run.lengths[(d - run.first) as usize];
+                    let norm = 1.0 - B + B * length as f64 / self.avg_len.max(1e-9);
+                    scores[d as usize] += idf * f * (K1 + 1.0) / (f + K1 * norm);
+                }
             }
         }
         let mut ranked: Vec<(usize, f64)> = scores
@@ -596,10 +716,18 @@ mod tests {
         fn the_index_ranks_as_the_definition(
             docs in proptest::collection::vec("[a-cA-C0-2 .,/-]{0,30}|[a-cÉéΣσßİµ² 1.-]{0,20}|[a-cAİµ≥ 1]{0,20}", 0..12),
             query in "[a-cA-CÉΣ0-2 ]{0,16}",
+            runs in 1usize..5,
         ) {
             let idx = Bm25::build(docs.iter().map(String::as_str));
             proptest::prop_assert_eq!(idx.len(), docs.len());
-            proptest::prop_assert_eq!(idx.search(&query), reference(&docs, &query));
+            let want = reference(&docs, &query);
+            proptest::prop_assert_eq!(idx.search(&query), want.clone());
+            // the same documents cut into runs, each with its own tables
+            let refs: Vec<&str> = docs.iter().map(String::as_str).collect();
+            let split = Bm25::build_in_runs(&refs, runs);
+            proptest::prop_assert!(split.runs.len() <= runs.min(docs.len().max(1)));
+            proptest::prop_assert_eq!(split.len(), docs.len());
+            proptest::prop_assert_eq!(split.search(&query), want);
         }
     }
 
@@ -624,13 +752,10 @@ mod tests {
         let idx = Bm25::build(["Alpha beta ALPHA", "x", "alpha Beta"]);
         // 'x' is one character: no term. 'alpha' and 'beta' are entered once each.
         assert_eq!(idx.terms(), 2);
-        assert_eq!(idx.store.lengths, vec![3, 0, 2]);
+        assert_eq!(idx.lengths(), vec![3, 0, 2]);
         assert_eq!(idx.postings_of("alpha"), vec![(0, 2), (2, 1)]);
         assert_eq!(idx.postings_of("beta"), vec![(0, 1), (2, 1)]);
-        assert!(
-            idx.lookup("Alpha").is_none(),
-            "lookups take lower-cased terms"
-        );
+        assert!(!idx.has("Alpha"), "lookups take lower-cased terms");
     }
 
     #[test]
@@ -641,11 +766,50 @@ mod tests {
         drop(first);
         let idx = Bm25::build(["delta alpha"]);
         assert_eq!(idx.terms(), 2);
-        assert_eq!(idx.store.lengths, vec![2]);
+        assert_eq!(idx.lengths(), vec![2]);
         assert_eq!(idx.postings_of("alpha"), vec![(0, 1)]);
-        assert!(idx.lookup("beta").is_none() && idx.lookup("bioequivalence").is_none());
-        assert!(idx.lookup("pharmacokinetically").is_none());
+        assert!(!idx.has("beta") && !idx.has("bioequivalence"));
+        assert!(!idx.has("pharmacokinetically"));
         assert_eq!(idx.search("gamma beta"), vec![]);
+    }
+
+    #[test]
+    fn a_large_text_is_indexed_in_runs_that_rank_as_one_index() {
+        let docs: Vec<String> = (0..1000)
+            .map(|i| {
+                format!(
+                    "Patients in arm {} had a hazard ratio of 0.{} versus placebo; response rate {}% at week {}. {}",
+                    i % 7,
+                    i % 97,
+                    i % 61,
+                    i % 52,
+                    "Adverse reactions were mild. ".repeat(i % 5)
+                )
+            })
+            .collect();
+        let refs: Vec<&str> = docs.iter().map(String::as_str).collect();
+        assert!(refs.iter().map(|d| d.len()).sum::<usize>() > 2 * RUN_BYTES);
+        // one run off the pool; runs on it
+        assert_eq!(Bm25::build(refs.iter().copied()).runs.len(), 1);
+        let idx = rayon::scope(|_| Bm25::build(refs.iter().copied()));
+        assert!(idx.runs.len() >= 2);
+        let firsts: Vec<u32> = idx.runs.iter().map(|r| r.first).collect();
+        assert!(firsts[0] == 0 && firsts.is_sorted(), "{firsts:?}");
+        let query = "hazard ratio response rate placebo week 12 arm";
+        let want = reference(&docs, query);
+        assert!(want.len() > 100);
+        assert_eq!(idx.search(query), want);
+        let lengths = idx.lengths();
+        drop(idx);
+        // runs cut elsewhere, on the storage the last index left
+        let idx = Bm25::build_in_runs(&refs, 3);
+        assert_eq!(idx.runs.len(), 3);
+        assert_eq!(idx.lengths(), lengths);
+        assert_eq!(idx.search(query), want);
+        drop(idx);
+        let idx = Bm25::build(["delta alpha"]);
+        assert_eq!((idx.runs.len(), idx.terms()), (1, 2));
+        assert_eq!(idx.postings_of("hazard"), vec![]);
     }
 
     #[test]

@@ -131,33 +131,37 @@ pub async fn run(
     if let Some(a) = assets.iter().find(|a| !manifest.assets.contains_key(*a)) {
         return Err(crate::run::RunError::unknown_asset(a, manifest.assets.keys()).into());
     }
-    // Every bundle is read and distilled in turn on one thread of the blocking pool
-    // (reads go through the runtime): an index leaves its storage to the next one built
-    // on its thread (`bm25::Bm25`), and with a task per bundle the pool spread the real
-    // corpus's seventeen bundles over four threads, each starting cold.
+    // Every bundle is read and distilled in turn on one thread (reads go through the
+    // runtime): an index leaves its storage to the next one built on its thread
+    // (`bm25::Bm25`), and with a task per bundle the blocking pool spread the real
+    // corpus's seventeen bundles over four threads, each starting cold. That thread is
+    // one of rayon's, which a large index shares out in runs to the pool's other threads
+    // without waiting for them to wake.
     let competitors = crate::snapshot::competitors(lake, &manifest).await?;
     let (lake, runtime) = (lake.clone(), tokio::runtime::Handle::current());
     let (assets, query) = (assets.to_vec(), query.to_string());
     let dump = dump.map(Path::to_path_buf);
     crate::blocking(move || {
-        let mut out = Vec::new();
-        for (asset, entry) in &manifest.assets {
-            if !assets.is_empty() && !assets.contains(asset) {
-                continue;
+        rayon::scope(|_| {
+            let mut out = Vec::new();
+            for (asset, entry) in &manifest.assets {
+                if !assets.is_empty() && !assets.contains(asset) {
+                    continue;
+                }
+                let label = format!("asset {asset}");
+                let batches =
+                    runtime.block_on(crate::snapshot::read_bundle(&lake, &entry.bundle, &label))?;
+                out.push(distill_bundle(
+                    asset,
+                    &batches,
+                    &competitors,
+                    &query,
+                    budget,
+                    dump.as_deref(),
+                )?);
             }
-            let label = format!("asset {asset}");
-            let batches =
-                runtime.block_on(crate::snapshot::read_bundle(&lake, &entry.bundle, &label))?;
-            out.push(distill_bundle(
-                asset,
-                &batches,
-                &competitors,
-                &query,
-                budget,
-                dump.as_deref(),
-            )?);
-        }
-        Ok(out)
+            Ok(out)
+        })
     })
     .await
 }
