@@ -216,9 +216,9 @@ impl Postings {
 /// every (term, document) pair is one node in one array, chained to the term's previous
 /// document: an occurrence costs one table probe and one write, with nothing to sort or
 /// lay out after the last document. A large text is indexed as consecutive runs of
-/// documents side by side, one run per thread of the pool, each with its own tables; a
-/// query adds up a term's postings over the runs, so the ranking is the one a single
-/// table gives, to the bit.
+/// documents, each with its own tables, which the pool's threads take in turn; a query
+/// adds up a term's postings over the runs, so the ranking is the one a single table
+/// gives, to the bit.
 #[derive(Debug)]
 pub struct Bm25 {
     avg_len: f64,
@@ -349,9 +349,10 @@ const MAX_RUNS: usize = 64;
 thread_local! {
     /// A run's lower-cased text, kept for the next run indexed on this thread.
     static LOWER: std::cell::Cell<String> = const { std::cell::Cell::new(String::new()) };
-    /// The storage of the last index dropped on this thread, emptied by the next build:
-    /// `distill` builds and drops one index per asset, and fresh storage was mapped,
-    /// faulted in page by page and unmapped again for each.
+    /// The storage of the runs of the indexes last dropped on this thread (up to
+    /// [`MAX_RUNS`]), emptied by the next build: `distill` builds and drops one index per
+    /// asset, and fresh storage was mapped, faulted in page by page and unmapped again
+    /// for each.
     static SPARE: std::cell::Cell<Vec<Store>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
@@ -443,9 +444,9 @@ fn long_entry<'a>(
 }
 
 impl Bm25 {
-    /// The index of `docs`. On a thread of the pool, a text of more than one
-    /// [`RUN_BYTES`] is indexed in runs of about that size, shared with the pool's other
-    /// threads; elsewhere, in one run.
+    /// The index of `docs`. On a thread of the pool, a text of two [`RUN_BYTES`] or more
+    /// is indexed in runs of about that size, shared with the pool's other threads;
+    /// elsewhere, in one run.
     pub fn build<'a, I>(docs: I) -> Bm25
     where
         I: IntoIterator<Item = &'a str>,
